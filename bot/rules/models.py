@@ -1,0 +1,142 @@
+"""The game's state as pydantic models: combatants, characters, encounters.
+
+These are the shapes the store persists (as JSON) and the rules change. They
+know nothing of Discord or SQLite; Discord users appear only as integer ids.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Side = Literal["party", "foes"]
+InitiativeMode = Literal["fortune", "finesse", "sides", "once"]
+Flow = Literal["compact", "full"]
+Phase = Literal[
+    "start",
+    "question",
+    "declaration",
+    "initiative",
+    "reaction",
+    "resolution",
+    "counter",
+    "cleanup",
+    "summary",
+]
+AttackStyle = Literal["melee", "targeted", "ranged", "thrown", "unarmed"]
+DefenseStrategy = Literal["block", "dodge", "break_away", "take_cover"]
+# "auto" = block against melee, dodge against ranged [GAME.md §1, bot]
+DefaultDefense = Literal["auto", "block", "dodge", "break_away", "take_cover"]
+SacrificeFor = Literal["attack", "defense", "check"]
+LongActionKind = Literal["focused", "cumulative"]
+
+DEFAULT_MAX_GRIT = 30  # [GAME.md §1, bot]
+ACTIONS_PER_ROUND = 2  # [GAME.md §5, 003]
+
+
+class Model(BaseModel):
+    """Base for state models: validate on assignment so a bad write fails where it happens."""
+
+    model_config = ConfigDict(validate_assignment=True, extra="forbid")
+
+
+class ActiveSpecial(Model):
+    """A Special carried by a combatant: Ruin(3), Stunned, Challenge(2) from Mira."""
+
+    name: str
+    x: int | None = None  # None for binary Specials (Stunned, Prone, Immovable)
+    source: str | None = None  # who applied it; Challenge compares sources
+
+
+class LongAction(Model):
+    """An action that takes several rounds [GAME.md §5 Long actions, 000]."""
+
+    name: str
+    kind: LongActionKind
+    rounds: int = Field(ge=1)  # the count needed to complete
+    progress: int = Field(default=0, ge=0)
+    attacked_this_round: bool = False
+
+
+class Stats(Model):
+    """What a character and a combatant share: the sheet [GAME.md §1]."""
+
+    physical: int = 0
+    finesse: int = 0
+    grit: int = Field(default=DEFAULT_MAX_GRIT, ge=0)
+    max_grit: int = Field(default=DEFAULT_MAX_GRIT, ge=1)
+    risk: int = 0  # standing Risk modifier added to every action's Risk [002]
+    crit_range: int = Field(default=1, ge=1)  # 1 = only the die's top face [bot]
+    perception_m: int | None = None  # from the Grit table unless set [002]
+    initiative_bonus: int = 0
+    default_defense: DefaultDefense = "auto"
+    durability: int | None = None  # of a held shield or item [000]
+    stamina: int | None = None  # spent by ranged dodge where tracked [000]
+    mastery_rank: int = Field(default=1, ge=1)
+    tags: list[str] = Field(default_factory=list)  # Fiend, Undead, Stealth…
+
+
+class Character(Stats):
+    """A player's character on one server, reused across fights."""
+
+    id: int | None = None  # assigned by the store
+    guild_id: int
+    owner_id: int
+    name: str
+    injuries: int = 0
+
+
+class Combatant(Stats):
+    """A character or an NPC inside one channel's encounter."""
+
+    id: int  # unique within the encounter; stable across restarts (button custom_ids)
+    name: str  # unique in the encounter, case-insensitive
+    controller_id: int | None = None  # None: the GM controls it
+    is_npc: bool = True
+    side: Side = "foes"
+    hidden: bool = False  # an NPC not shown to players until revealed [bot]
+    character_id: int | None = None  # the Character this combatant plays, if any
+
+    die_shift: int = Field(default=0, ge=0)  # /grit modifier: situational levels down
+    specials: list[ActiveSpecial] = Field(default_factory=list)
+    prone: bool = False
+    long_action: LongAction | None = None
+    stress: int = 0  # recorded by Blight [001]
+    injuries: int = 0  # recorded on reaching 0 Grit [002]
+
+    # State of the current round.
+    initiative: int | None = None
+    actions_left: int = ACTIONS_PER_ROUND
+    hasted: bool = False
+    waiting: bool = False
+    holding: bool = False  # carries the Hold bonus into the next round
+    minor_acts: int = 0  # minor acts declared before its turn: −2 initiative each
+    sacrifices: dict[SacrificeFor, int] = Field(default_factory=dict)  # +3 per sacrificed action
+    moved_m: int = 0  # voluntary movement this turn, for Slow and Lacerate
+    acted_this_round: bool = False
+
+
+class LogEntry(Model):
+    """One line of the encounter's action log; round summaries are built from these."""
+
+    round: int
+    text: str
+
+
+class Encounter(Model):
+    """One channel's fight: its combatants, the round, whose turn it is."""
+
+    channel_id: int
+    guild_id: int | None = None
+    gm_id: int  # who ran /init start
+    mode: InitiativeMode = "fortune"
+    flow: Flow = "compact"
+    ambush: Side | None = None
+    round: int = 1  # 0 while an ambush's round zero runs
+    phase: Phase = "declaration"
+    combatants: list[Combatant] = Field(default_factory=list)
+    order: list[int] = Field(default_factory=list)  # combatant ids in this round's turn order
+    turn: int | None = None  # index into order of the current actor; None before the first turn
+    next_combatant_id: int = 1
+    tracker_message_id: int | None = None
