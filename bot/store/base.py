@@ -1,0 +1,226 @@
+"""The store's contract: per-channel state under a lock, committed as one transaction.
+
+A command's whole load → change → save happens inside `async with store.channel(id)`.
+Leaving the block normally commits every change at once; an exception rolls all
+of them back. Backends (SQLite, in-memory) implement `_load` and `_commit`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from pydantic import Field, ValidationError
+
+from bot.errors import NoEncounter, StoreError
+from bot.rules.models import Character, Encounter, LogEntry, Model
+
+DEFAULT_DEFENSE_TIMEOUT = 60  # seconds [COMMANDS.md /settings]
+
+
+class GuildSettings(Model):
+    """A server's settings (/settings)."""
+
+    guild_id: int
+    gm_role_id: int | None = None
+    defense_timeout: int = Field(default=DEFAULT_DEFENSE_TIMEOUT, ge=5, le=3600)
+
+
+@dataclass(frozen=True)
+class LoadedChannel:
+    """What a backend hands back for one channel: the encounter as stored, untouched."""
+
+    encounter_json: str | None
+
+
+@dataclass
+class ChannelChanges:
+    """Everything one channel block wants written, in one transaction."""
+
+    channel_id: int
+    guild_id: int | None
+    encounter_json: str | None  # None: delete the encounter (and its log)
+    write_encounter: bool
+    log: list[LogEntry] = field(default_factory=list)
+    character_grit: list[Character] = field(default_factory=list)
+
+
+class KeyedLocks:
+    """One asyncio.Lock per key, dropped again when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[object, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: object) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+class ChannelState:
+    """One channel's state inside a `store.channel()` block."""
+
+    def __init__(self, store: Store, channel_id: int, loaded: LoadedChannel) -> None:
+        self._store = store
+        self.channel_id = channel_id
+        self._loaded_json = loaded.encounter_json
+        self._encounter: Encounter | None = None
+        self._damage: str | None = None
+        if loaded.encounter_json is not None:
+            try:
+                self._encounter = Encounter.model_validate_json(loaded.encounter_json)
+            except ValidationError:
+                self._damage = loaded.encounter_json
+        self._log: list[LogEntry] = []
+        self._character_grit: list[Character] = []
+
+    @property
+    def encounter(self) -> Encounter | None:
+        """Return this channel's encounter, or None; a damaged stored one raises StoreError."""
+        if self._damage is not None:
+            raise StoreError(
+                "This channel's stored encounter is damaged and cannot be read. "
+                "A GM can clear it with /init end."
+            )
+        return self._encounter
+
+    @encounter.setter
+    def encounter(self, value: Encounter | None) -> None:
+        self._damage = None
+        self._encounter = value
+
+    @property
+    def damaged(self) -> bool:
+        return self._damage is not None
+
+    def require_encounter(self) -> Encounter:
+        """Return the encounter or raise NoEncounter."""
+        encounter = self.encounter
+        if encounter is None:
+            raise NoEncounter()
+        return encounter
+
+    def log(self, round: int, text: str) -> None:
+        """Append a line to the encounter's action log (written on commit)."""
+        self._log.append(LogEntry(round=round, text=text))
+
+    async def round_log(self, round: int) -> list[LogEntry]:
+        """Return the log of one round: what is stored, then what this block added."""
+        stored = await self._store._round_log(self.channel_id, round)
+        return stored + [entry for entry in self._log if entry.round == round]
+
+    def write_back(self, character: Character) -> None:
+        """Write a fight's Grit back to the character's sheet on commit."""
+        self._character_grit.append(character)
+
+    def _changes(self) -> ChannelChanges:
+        encounter_json = None if self._encounter is None else self._encounter.model_dump_json()
+        damaged_untouched = self._damage is not None
+        write = not damaged_untouched and encounter_json != self._loaded_json
+        guild_id = None if self._encounter is None else self._encounter.guild_id
+        return ChannelChanges(
+            channel_id=self.channel_id,
+            guild_id=guild_id,
+            encounter_json=encounter_json,
+            write_encounter=write,
+            log=self._log if self._encounter is not None else [],
+            character_grit=self._character_grit,
+        )
+
+
+class Store(ABC):
+    """Per-channel encounters, characters and server settings."""
+
+    def __init__(self) -> None:
+        self._channel_locks = KeyedLocks()
+
+    async def open(self) -> None:  # noqa: B027 - optional for backends without resources
+        """Open the backend (connect, migrate)."""
+
+    async def close(self) -> None:  # noqa: B027
+        """Release the backend's resources."""
+
+    async def __aenter__(self) -> Store:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def channel(self, channel_id: int) -> AsyncIterator[ChannelState]:
+        """Hold the channel's lock; commit everything on a clean exit, nothing on an error."""
+        async with self._channel_locks.hold(channel_id):
+            state = ChannelState(self, channel_id, await self._load(channel_id))
+            yield state
+            changes = state._changes()
+            if changes.write_encounter or changes.log or changes.character_grit:
+                await self._commit(changes)
+
+    def held_channel_locks(self) -> int:
+        """Return how many channel locks exist now (they are dropped when unused)."""
+        return len(self._channel_locks)
+
+    @abstractmethod
+    async def _load(self, channel_id: int) -> LoadedChannel: ...
+
+    @abstractmethod
+    async def _commit(self, changes: ChannelChanges) -> None: ...
+
+    @abstractmethod
+    async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]: ...
+
+    @abstractmethod
+    async def encounter_channels(self) -> list[int]:
+        """Return the channels that have a stored encounter."""
+
+    # Characters: one player's sheets on one server.
+    @abstractmethod
+    async def save_character(self, character: Character) -> Character:
+        """Insert or replace a character; return it with its id."""
+
+    @abstractmethod
+    async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
+        """Return the owner's character of that name (case-insensitive)."""
+
+    @abstractmethod
+    async def character_by_id(self, character_id: int) -> Character | None: ...
+
+    @abstractmethod
+    async def list_characters(self, guild_id: int, owner_id: int) -> list[Character]: ...
+
+    @abstractmethod
+    async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool: ...
+
+    @abstractmethod
+    async def set_active_character(
+        self, guild_id: int, owner_id: int, character_id: int
+    ) -> None: ...
+
+    @abstractmethod
+    async def active_character(self, guild_id: int, owner_id: int) -> Character | None: ...
+
+    # Server settings.
+    @abstractmethod
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """Return the server's settings (defaults when none are stored)."""
+
+    @abstractmethod
+    async def save_settings(self, settings: GuildSettings) -> None: ...

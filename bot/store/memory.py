@@ -1,0 +1,113 @@
+"""An in-memory store with the SQLite store's semantics, for tests and as a second backend.
+
+It keeps what SQLite keeps — JSON text — so a model changed inside a failed block
+can never leak into the stored state.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from bot.errors import BadInput
+from bot.rules.models import Character, LogEntry
+from bot.store.base import ChannelChanges, GuildSettings, LoadedChannel, Store
+
+
+class MemoryStore(Store):
+    """Encounters, characters and settings in dictionaries."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._encounters: dict[int, str] = {}
+        self._logs: dict[int, list[LogEntry]] = {}
+        self._characters: dict[int, str] = {}
+        self._active: dict[tuple[int, int], int] = {}
+        self._settings: dict[int, str] = {}
+        self._ids = itertools.count(1)
+
+    async def _load(self, channel_id: int) -> LoadedChannel:
+        return LoadedChannel(encounter_json=self._encounters.get(channel_id))
+
+    async def _commit(self, changes: ChannelChanges) -> None:
+        # No await in here: the whole commit happens at once, like a transaction.
+        if changes.write_encounter:
+            if changes.encounter_json is None:
+                self._encounters.pop(changes.channel_id, None)
+                self._logs.pop(changes.channel_id, None)
+            else:
+                self._encounters[changes.channel_id] = changes.encounter_json
+        if changes.log:
+            self._logs.setdefault(changes.channel_id, []).extend(changes.log)
+        for character in changes.character_grit:
+            if character.id in self._characters:
+                stored = Character.model_validate_json(self._characters[character.id])
+                stored = stored.model_copy(
+                    update={
+                        "grit": character.grit,
+                        "max_grit": character.max_grit,
+                        "injuries": character.injuries,
+                    }
+                )
+                self._characters[character.id] = stored.model_dump_json()
+
+    async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
+        return [entry for entry in self._logs.get(channel_id, []) if entry.round == round]
+
+    async def encounter_channels(self) -> list[int]:
+        return sorted(self._encounters)
+
+    def _all_characters(self) -> list[Character]:
+        return [Character.model_validate_json(data) for data in self._characters.values()]
+
+    async def save_character(self, character: Character) -> Character:
+        if character.id is None:
+            clash = await self.get_character(character.guild_id, character.owner_id, character.name)
+            if clash is not None:
+                raise BadInput(f"You already have a character named {character.name}.")
+            character = character.model_copy(update={"id": next(self._ids)})
+        self._characters[character.id] = character.model_dump_json()
+        return character
+
+    async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
+        for character in self._all_characters():
+            if (character.guild_id, character.owner_id) == (guild_id, owner_id) and (
+                character.name.casefold() == name.casefold()
+            ):
+                return character
+        return None
+
+    async def character_by_id(self, character_id: int) -> Character | None:
+        data = self._characters.get(character_id)
+        return None if data is None else Character.model_validate_json(data)
+
+    async def list_characters(self, guild_id: int, owner_id: int) -> list[Character]:
+        mine = [
+            c for c in self._all_characters() if (c.guild_id, c.owner_id) == (guild_id, owner_id)
+        ]
+        return sorted(mine, key=lambda c: c.name.casefold())
+
+    async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool:
+        character = await self.get_character(guild_id, owner_id, name)
+        if character is None or character.id is None:
+            return False
+        del self._characters[character.id]
+        self._active = {k: v for k, v in self._active.items() if v != character.id}
+        return True
+
+    async def set_active_character(self, guild_id: int, owner_id: int, character_id: int) -> None:
+        self._active[(guild_id, owner_id)] = character_id
+
+    async def active_character(self, guild_id: int, owner_id: int) -> Character | None:
+        character_id = self._active.get((guild_id, owner_id))
+        return None if character_id is None else await self.character_by_id(character_id)
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        data = self._settings.get(guild_id)
+        return (
+            GuildSettings(guild_id=guild_id)
+            if data is None
+            else GuildSettings.model_validate_json(data)
+        )
+
+    async def save_settings(self, settings: GuildSettings) -> None:
+        self._settings[settings.guild_id] = settings.model_dump_json()

@@ -1,0 +1,239 @@
+"""The store contract: every backend passes the same tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.errors import BadInput, NoEncounter, StoreError
+from bot.rules.models import Character, Combatant, Encounter
+from bot.store import GuildSettings, MemoryStore, SQLiteStore, Store
+
+CHANNEL = 1001
+OTHER_CHANNEL = 1002
+GUILD = 77
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    backend: Store = SQLiteStore(tmp_path / "t.db") if request.param == "sqlite" else MemoryStore()
+    async with backend:
+        yield backend
+
+
+def goblin(combatant_id: int = 1, grit: int = 30) -> Combatant:
+    return Combatant(id=combatant_id, name=f"Goblin {combatant_id}", grit=grit)
+
+
+async def start_encounter(store: Store, channel_id: int = CHANNEL) -> None:
+    async with store.channel(channel_id) as state:
+        state.encounter = Encounter(channel_id=channel_id, guild_id=GUILD, gm_id=5)
+
+
+async def test_a_committed_encounter_is_read_back(store: Store) -> None:
+    """An encounter written in one block is not there in the next."""
+    async with store.channel(CHANNEL) as state:
+        encounter = Encounter(channel_id=CHANNEL, guild_id=GUILD, gm_id=5)
+        encounter.combatants.append(goblin())
+        state.encounter = encounter
+        state.log(1, "Goblin 1 joins the fight.")
+    async with store.channel(CHANNEL) as state:
+        assert state.require_encounter().combatants[0].name == "Goblin 1"
+        assert [e.text for e in await state.round_log(1)] == ["Goblin 1 joins the fight."]
+    assert await store.encounter_channels() == [CHANNEL]
+
+
+async def test_an_exception_rolls_back_every_change_of_the_block(store: Store) -> None:
+    """A block that raised still left some of its changes behind."""
+    await start_encounter(store)
+    character = await store.save_character(
+        Character(guild_id=GUILD, owner_id=9, name="Mira", grit=25)
+    )
+    with pytest.raises(RuntimeError):
+        async with store.channel(CHANNEL) as state:
+            encounter = state.require_encounter()
+            encounter.combatants.append(goblin())
+            encounter.round = 4
+            state.log(1, "should vanish")
+            state.write_back(character.model_copy(update={"grit": 3}))
+            raise RuntimeError("the command failed half-way")
+    async with store.channel(CHANNEL) as state:
+        encounter = state.require_encounter()
+        assert encounter.combatants == []
+        assert encounter.round == 1
+        assert await state.round_log(1) == []
+    assert (await store.character_by_id(character.id)).grit == 25
+
+
+async def test_concurrent_increments_on_one_channel_lose_nothing(store: Store) -> None:
+    """200 concurrent read-change-write blocks on one channel lost an update."""
+    async with store.channel(CHANNEL) as state:
+        encounter = Encounter(channel_id=CHANNEL, gm_id=5)
+        encounter.combatants.append(goblin(grit=0))
+        state.encounter = encounter
+
+    async def increment() -> None:
+        async with store.channel(CHANNEL) as state:
+            combatant = state.require_encounter().combatants[0]
+            grit = combatant.grit
+            await asyncio.sleep(0)  # give every other task the chance to interleave here
+            combatant.grit = grit + 1
+
+    await asyncio.gather(*(increment() for _ in range(200)))
+    async with store.channel(CHANNEL) as state:
+        assert state.require_encounter().combatants[0].grit == 200
+    assert store.held_channel_locks() == 0
+
+
+async def test_a_busy_channel_does_not_block_another(store: Store) -> None:
+    """A command holding one channel kept another channel's command from finishing."""
+    await start_encounter(store)
+    await start_encounter(store, OTHER_CHANNEL)
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def slow_command() -> None:
+        async with store.channel(CHANNEL) as state:
+            state.require_encounter().round = 2
+            inside.set()
+            await release.wait()
+
+    slow = asyncio.create_task(slow_command())
+    await inside.wait()
+    async with asyncio.timeout(2):
+        async with store.channel(OTHER_CHANNEL) as state:
+            state.require_encounter().round = 3
+    assert not slow.done()
+    release.set()
+    await slow
+    async with store.channel(CHANNEL) as state:
+        assert state.require_encounter().round == 2
+
+
+async def test_ending_an_encounter_deletes_it_and_its_log(store: Store) -> None:
+    """An ended encounter or its log lingered in the store."""
+    async with store.channel(CHANNEL) as state:
+        state.encounter = Encounter(channel_id=CHANNEL, gm_id=5)
+        state.log(1, "round one")
+    async with store.channel(CHANNEL) as state:
+        state.encounter = None
+    async with store.channel(CHANNEL) as state:
+        assert state.encounter is None
+        assert await state.round_log(1) == []
+        with pytest.raises(NoEncounter):
+            state.require_encounter()
+    assert await store.encounter_channels() == []
+
+
+async def test_characters_are_kept_per_owner_and_server(store: Store) -> None:
+    """A character showed up for another player or on another server."""
+    mira = await store.save_character(Character(guild_id=GUILD, owner_id=1, name="Mira"))
+    await store.save_character(Character(guild_id=GUILD, owner_id=2, name="Mira"))
+    await store.save_character(Character(guild_id=GUILD + 1, owner_id=1, name="Other"))
+    assert [c.name for c in await store.list_characters(GUILD, 1)] == ["Mira"]
+    assert (await store.get_character(GUILD, 1, "mira")).id == mira.id
+    assert await store.get_character(GUILD + 1, 1, "Mira") is None
+    with pytest.raises(BadInput):
+        await store.save_character(Character(guild_id=GUILD, owner_id=1, name="MIRA"))
+    await store.set_active_character(GUILD, 1, mira.id)
+    assert (await store.active_character(GUILD, 1)).name == "Mira"
+    assert await store.active_character(GUILD, 2) is None
+    assert await store.delete_character(GUILD, 1, "Mira")
+    assert await store.active_character(GUILD, 1) is None
+    assert not await store.delete_character(GUILD, 1, "Mira")
+
+
+async def test_write_back_changes_grit_and_keeps_the_rest_of_the_sheet(store: Store) -> None:
+    """Writing a fight's Grit back to a character changed other fields of the sheet."""
+    mira = await store.save_character(
+        Character(guild_id=GUILD, owner_id=1, name="Mira", physical=4, grit=30)
+    )
+    await start_encounter(store)
+    async with store.channel(CHANNEL) as state:
+        state.write_back(mira.model_copy(update={"grit": 12, "physical": 99, "injuries": 1}))
+    stored = await store.character_by_id(mira.id)
+    assert (stored.grit, stored.injuries, stored.physical) == (12, 1, 4)
+
+
+async def test_settings_default_until_saved(store: Store) -> None:
+    """A server without stored settings did not get the defaults (defense timeout 60 s)."""
+    assert await store.get_settings(GUILD) == GuildSettings(guild_id=GUILD, defense_timeout=60)
+    await store.save_settings(GuildSettings(guild_id=GUILD, gm_role_id=42, defense_timeout=30))
+    assert (await store.get_settings(GUILD)).gm_role_id == 42
+
+
+async def test_a_read_only_block_writes_nothing(store: Store) -> None:
+    """A block that changed nothing still wrote the encounter."""
+    await start_encounter(store)
+    committed: list[object] = []
+    original = store._commit
+
+    async def spy(changes):  # records commits, then performs them
+        committed.append(changes)
+        await original(changes)
+
+    store._commit = spy  # type: ignore[method-assign]
+    async with store.channel(CHANNEL) as state:
+        state.require_encounter()
+    assert committed == []
+
+
+# SQLite only: durability, migrations, damaged rows.
+
+
+async def test_a_committed_change_survives_closing_and_reopening(tmp_path: Path) -> None:
+    """A committed encounter was gone after the database was reopened."""
+    path = tmp_path / "t.db"
+    async with SQLiteStore(path) as store:
+        await start_encounter(store)
+        async with store.channel(CHANNEL) as state:
+            state.require_encounter().round = 7
+    async with SQLiteStore(path) as store, store.channel(CHANNEL) as state:
+        assert state.require_encounter().round == 7
+
+
+async def test_migrations_run_once_and_are_recorded(tmp_path: Path) -> None:
+    """Opening the database twice applied the migrations twice, or did not record them."""
+    path = tmp_path / "t.db"
+    async with SQLiteStore(path) as store:
+        assert await store.schema_version() == 1
+    async with SQLiteStore(path) as store:
+        rows = await store._fetchall("SELECT version FROM schema_version")
+        assert [r[0] for r in rows] == [1]
+        journal = await store._fetchone("PRAGMA journal_mode")
+        assert journal[0] == "wal"
+        foreign_keys = await store._fetchone("PRAGMA foreign_keys")
+        assert foreign_keys[0] == 1
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    """A database from a newer Tablehand was opened instead of refused."""
+    path = tmp_path / "t.db"
+    async with SQLiteStore(path) as store:
+        await store._transaction(
+            [("INSERT INTO schema_version VALUES (99, 'from the future', 0)", ())]
+        )
+    with pytest.raises(StoreError, match="schema version 99"):
+        await SQLiteStore(path).open()
+
+
+async def test_a_damaged_row_breaks_only_its_own_channel(tmp_path: Path) -> None:
+    """A corrupt encounter row in one channel broke another channel."""
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        await start_encounter(store)
+        await start_encounter(store, OTHER_CHANNEL)
+        await store._transaction(
+            [("UPDATE encounters SET data = '{\"broken\": ' WHERE channel_id = ?", (CHANNEL,))]
+        )
+        async with store.channel(CHANNEL) as state:
+            with pytest.raises(StoreError, match="damaged"):
+                state.require_encounter()
+        async with store.channel(OTHER_CHANNEL) as state:
+            state.require_encounter().round = 2
+        async with store.channel(CHANNEL) as state:  # a GM clears it with /init end
+            state.encounter = None
+        async with store.channel(CHANNEL) as state:
+            assert state.encounter is None
