@@ -34,7 +34,9 @@ class NotFound(TablehandError):
 class NoEncounter(NotFound):
     """The channel has no encounter running."""
 
-    def __init__(self, message: str = "This channel has no encounter. Start one with /init start.") -> None:
+    def __init__(
+        self, message: str = "This channel has no encounter. Start one with /init start."
+    ) -> None:
         super().__init__(message)
 
 
