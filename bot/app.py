@@ -1,0 +1,144 @@
+"""The bot: a discord.py Bot that loads every cog, syncs its commands and reports errors."""
+
+from __future__ import annotations
+
+import logging
+import pkgutil
+import random
+import time
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.config import Settings
+from bot.errors import TablehandError
+from bot.store import SQLiteStore, Store
+
+log = logging.getLogger("tablehand")
+
+APOLOGY = "Sorry, something went wrong on my side. The GM can try again; nothing was changed."
+
+
+def point_discord_at(api_base: str, gateway_url: str) -> None:
+    """Send discord.py's REST calls and gateway connection to these addresses."""
+    # Both are class attributes that discord.py reads on every request / connect; the
+    # webhook module (interaction callbacks) imports the same Route [loopback notes].
+    discord.http.Route.BASE = api_base.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def cog_extensions() -> list[str]:
+    """Return every module in cogs/ as an extension name."""
+    return sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.ispkg)
+
+
+def describe(interaction: discord.Interaction) -> str:
+    """Name the command, channel and user of an interaction, for the log."""
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+    what = f"/{command}" if command else f"component {custom_id!r}"
+    return f"{what} in channel {interaction.channel_id} by user {interaction.user.id}"
+
+
+def user_message(error: BaseException) -> str | None:
+    """Return the one-line message for an error users may see, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    # A transformer that raised our error is reported with our message, not discord.py's.
+    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+        error = error.__cause__
+    if isinstance(error, TablehandError):
+        return error.message
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+        return str(error) or "You cannot use this command here."
+    return None
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer the user ephemerally: the error's own line, or an apology after logging the bug."""
+    message = user_message(error)
+    if message is None:
+        log.error("unexpected error in %s", describe(interaction), exc_info=error)
+        message = APOLOGY
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply for %s", describe(interaction))
+
+
+class TablehandTree(app_commands.CommandTree):
+    """A command tree whose errors all go through one handler."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+
+class Tablehand(commands.Bot):
+    """The Tablehand bot: state in a store, randomness from one injected source."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        rng: random.Random | None = None,
+        extensions: list[str] | None = None,
+        store: Store | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.none() | discord.Intents(guilds=True),
+            help_command=None,
+            tree_cls=TablehandTree,
+            # Nothing the bot sends pings anyone unless a message names the user itself.
+            allowed_mentions=discord.AllowedMentions.none(),
+            chunk_guilds_at_startup=False,
+        )
+        self.settings = settings
+        self.rng = rng if rng is not None else random.Random()
+        self.store: Store = store if store is not None else SQLiteStore(settings.db_path)
+        self._extensions = cog_extensions() if extensions is None else extensions
+        self.started_at = time.monotonic()
+        self.ready_after: float | None = None
+
+    async def setup_hook(self) -> None:
+        await self.store.open()
+        for extension in self._extensions:
+            await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Register the command tree: to the configured guilds at once, else globally."""
+        if not self.settings.guild_ids:
+            return await self.tree.sync()
+        synced: list[app_commands.AppCommand] = []
+        for guild_id in self.settings.guild_ids:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        return synced
+
+    async def on_ready(self) -> None:
+        if self.ready_after is None:
+            self.ready_after = time.monotonic() - self.started_at
+            log.info(
+                "ready as %s in %d guild(s) after %.2f s",
+                self.user,
+                len(self.guilds),
+                self.ready_after,
+            )
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            await self.store.close()
