@@ -1,0 +1,436 @@
+"""Rolling: the core roll with Risk and Critical, and free-form dice expressions [GAME.md §3].
+
+Every function that draws takes a `random.Random`; nothing here touches the random
+module's global state, so a seeded Random makes every outcome exact.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import Literal, Protocol
+
+import d20
+from d20 import diceast
+from pydantic import Field
+
+from bot.errors import BadInput, DiceError, RuleViolation
+from bot.rules.grit import core_die
+from bot.rules.results import Result
+
+Advantage = Literal["advantage", "disadvantage"]
+
+DEFAULT_BASE_RISK = 1  # every action's Risk unless a weapon or action sets another [002]
+MAX_EXPLOSIONS = 10  # re-rolls of one exploding die [GAME.md §3, bot]
+MAX_EXPRESSION_CHARS = 200  # [GAME.md §3, bot]
+MAX_DICE = 1000  # dice per expression, rerolls and explosions included [GAME.md §3, bot]
+MAX_SIDES = 1000  # [GAME.md §3, bot]
+MAX_NESTING = 20  # brackets inside brackets; guards pathological input [bot]
+
+_DICE_SPEC = re.compile(r"^\+?\s*(\d*)\s*[dD]\s*(\d+)$")
+_CORE_TOKEN = re.compile(r"(?<![A-Za-z])core", re.IGNORECASE)  # may take dice operators: corekh1
+
+
+class DiceGroup(Result):
+    """Some dice of one size and every face they showed: 2d6 → [3, 5]."""
+
+    spec: str
+    faces: list[int]
+
+    @property
+    def total(self) -> int:
+        """Return the sum of the faces."""
+        return sum(self.faces)
+
+
+class CoreRoll(Result):
+    """One action roll: the core die's faces, Risk, Critical and every die added or taken."""
+
+    die: int
+    faces: list[int]  # natural faces of the core die: two with advantage or disadvantage
+    advantage: Advantage | None = None
+    natural: int  # the kept natural face; Risk and Critical are read from it alone [002]
+    explosions: list[int] = Field(
+        default_factory=list
+    )  # re-rolls on the maximum face, added to the total [002]
+    risk: int  # total Risk: natural faces up to this fail [002]
+    crit_range: int = 1  # how many top faces are Critical [GAME.md §3]
+    reads_risk: bool = True  # False for the smaller dice of a mixed roll [002]
+    bonus: list[DiceGroup] = Field(default_factory=list)  # never trigger Risk or Critical [002]
+    penalty: list[DiceGroup] = Field(default_factory=list)
+    modifier: int = 0
+
+    @property
+    def risk_failure(self) -> bool:
+        """Return whether the natural face is within Risk, so the action fails."""
+        return self.reads_risk and self.natural <= self.risk
+
+    @property
+    def critical(self) -> bool:
+        """Return whether the natural face is in the crit range and not a Risk failure."""
+        return self.natural > self.die - self.crit_range and not self.risk_failure
+
+    @property
+    def critical_failure(self) -> bool:
+        """Return whether the natural face is a 1 on the die that reads Risk."""
+        return self.reads_risk and self.natural == 1
+
+    @property
+    def core_total(self) -> int:
+        """Return the natural face plus its explosions."""
+        return self.natural + sum(self.explosions)
+
+    @property
+    def bonus_total(self) -> int:
+        """Return the sum of the bonus dice."""
+        return sum(g.total for g in self.bonus)
+
+    @property
+    def penalty_total(self) -> int:
+        """Return the sum of the penalty dice."""
+        return sum(g.total for g in self.penalty)
+
+    @property
+    def total(self) -> int:
+        """Return the roll's total: core face, explosions, bonus, penalty and modifier."""
+        return self.core_total + self.bonus_total - self.penalty_total + self.modifier
+
+
+class MixedRoll(Result):
+    """Dice of different sizes in one event; Risk is read from the largest die [002]."""
+
+    rolls: list[CoreRoll]
+    risk_index: int  # which roll reads Risk
+
+    @property
+    def risk_failure(self) -> bool:
+        """Return whether the event fails on the largest die's Risk."""
+        return self.rolls[self.risk_index].risk_failure
+
+
+def total_risk(base: int = DEFAULT_BASE_RISK, modifier: int = 0, situational: int = 0) -> int:
+    """Return an action's total Risk: base + the combatant's Risk + situational, at least 1.
+
+    The floor keeps "a natural 1 always fails" true even with Risk-lowering gear [bot].
+    """
+    return max(1, base + modifier + situational)
+
+
+def parse_dice_spec(spec: str) -> tuple[int, int]:
+    """Read a bonus or penalty die spec such as "1d10" as (count, sides)."""
+    match = _DICE_SPEC.match(spec.strip())
+    if not match:
+        raise DiceError(f"Bonus and penalty dice look like 1d10, not {spec.strip()!r}.")
+    count, sides = int(match.group(1) or 1), int(match.group(2))
+    if sides < 1:
+        raise DiceError("A die needs at least one side.")
+    if sides > MAX_SIDES:
+        raise DiceError(f"A die can have at most {MAX_SIDES} sides (got d{sides}).")
+    if count > MAX_DICE:
+        raise DiceError(f"A roll can use at most {MAX_DICE} dice (got {count}).")
+    return count, sides
+
+
+def roll_dice(spec: str, rng: random.Random) -> DiceGroup:
+    """Roll a simple spec such as "2d6" and keep every face."""
+    count, sides = parse_dice_spec(spec)
+    return DiceGroup(spec=f"{count}d{sides}", faces=[rng.randint(1, sides) for _ in range(count)])
+
+
+def _explode(die: int, rng: random.Random) -> list[int]:
+    faces: list[int] = []
+    while len(faces) < MAX_EXPLOSIONS:
+        faces.append(rng.randint(1, die))
+        if faces[-1] != die:
+            break
+    return faces
+
+
+def roll_core(
+    die: int,
+    rng: random.Random,
+    *,
+    risk: int = DEFAULT_BASE_RISK,
+    crit_range: int = 1,
+    explode: bool = False,
+    advantage: Advantage | None = None,
+    bonus_dice: Sequence[str] = (),
+    penalty_dice: Sequence[str] = (),
+    modifier: int = 0,
+    reads_risk: bool = True,
+) -> CoreRoll:
+    """Roll a core die with Risk, Critical, explosions, advantage and bonus/penalty dice."""
+    if die < 2:
+        raise BadInput(f"A core die needs at least two sides (got d{die}).")
+    if risk < 1:
+        raise BadInput(f"Risk is at least 1 (got {risk}).")
+    if crit_range < 1:
+        raise BadInput(f"A crit range is at least 1 (got {crit_range}).")
+    faces = [rng.randint(1, die)]
+    if advantage is not None:
+        faces.append(rng.randint(1, die))
+    natural = min(faces) if advantage == "disadvantage" else max(faces)
+    # Explosions follow the kept face and never change Risk or Critical [002].
+    explosions = _explode(die, rng) if explode and natural == die else []
+    return CoreRoll(
+        die=die,
+        faces=faces,
+        advantage=advantage,
+        natural=natural,
+        explosions=explosions,
+        risk=risk,
+        crit_range=crit_range,
+        reads_risk=reads_risk,
+        bonus=[roll_dice(s, rng) for s in bonus_dice],
+        penalty=[roll_dice(s, rng) for s in penalty_dice],
+        modifier=modifier,
+    )
+
+
+class Roller(Protocol):
+    """Whoever rolls: its Grit, standing Risk and crit range (a Combatant or a Character)."""
+
+    name: str
+    grit: int
+    risk: int
+    crit_range: int
+
+
+def roll_action(
+    roller: Roller,
+    rng: random.Random,
+    *,
+    base_risk: int = DEFAULT_BASE_RISK,
+    situational_risk: int = 0,
+    shift: int = 0,
+    explode: bool = False,
+    advantage: Advantage | None = None,
+    bonus_dice: Sequence[str] = (),
+    penalty_dice: Sequence[str] = (),
+    modifier: int = 0,
+) -> CoreRoll:
+    """Roll a combatant's core die for an action, with its own Risk and crit range."""
+    die = core_die(roller.grit, getattr(roller, "die_shift", 0) + shift)
+    if die is None:
+        raise RuleViolation(f"{roller.name} is Broken and cannot act until Grit is restored.")
+    return roll_core(
+        die,
+        rng,
+        risk=total_risk(base_risk, roller.risk, situational_risk),
+        crit_range=roller.crit_range,
+        explode=explode,
+        advantage=advantage,
+        bonus_dice=bonus_dice,
+        penalty_dice=penalty_dice,
+        modifier=modifier,
+    )
+
+
+def risk_die(dice: Sequence[int]) -> int:
+    """Return the die that reads Risk when dice of several sizes roll together: the largest."""
+    if not dice:
+        raise BadInput("A mixed roll needs at least one die.")
+    return max(dice)
+
+
+def roll_mixed(
+    dice: Sequence[int],
+    rng: random.Random,
+    *,
+    risk: int = DEFAULT_BASE_RISK,
+    crit_range: int = 1,
+    explode: bool = False,
+) -> MixedRoll:
+    """Roll dice of different sizes for one event; only the largest die reads Risk [002]."""
+    risk_index = list(dice).index(risk_die(dice))
+    rolls = [
+        roll_core(
+            die, rng, risk=risk, crit_range=crit_range, explode=explode, reads_risk=i == risk_index
+        )
+        for i, die in enumerate(dice)
+    ]
+    return MixedRoll(rolls=rolls, risk_index=risk_index)
+
+
+# ---------------------------------------------------------------------------
+# Free-form expressions through the d20 library.
+#
+# The randomness seam: d20's `Die._add_roll` calls the random module's global
+# functions. We subclass its public expression classes instead of touching
+# global state: `_SeededRoller._eval_dice` builds `_SeededDice`, whose dice (also
+# the ones added by explode/reroll operators via `roll_another`/`reroll`) are
+# `_SeededDie`s that draw from the `random.Random` carried by `_SeededContext`.
+# The RollContext is d20's own hook for per-roll state (its roll counter), so it
+# is the natural place for the injected Random. d20's stringifiers dispatch on exact
+# types, so `_SeededStringifier` registers the two subclasses. A fresh Roller is made per call:
+# the parser is module-level in d20, so this is cheap and shares no state.
+# ---------------------------------------------------------------------------
+
+
+class _SeededContext(d20.RollContext):
+    def __init__(self, rng: random.Random, max_rolls: int = MAX_DICE) -> None:
+        self.rng = rng
+        super().__init__(max_rolls=max_rolls)
+
+
+class _SeededDie(d20.Die):
+    __slots__ = ()
+
+    def _add_roll(self) -> None:
+        # d20's own _add_roll, drawing from the context's Random.
+        if self.size != "%" and self.size < 1:
+            raise d20.RollValueError("Cannot roll a 0-sided die.")
+        self._context.count_roll()
+        rng = self._context.rng
+        if self.size == "%":
+            value = rng.randrange(0, 100, 10)
+        else:
+            value = rng.randrange(self.size) + 1
+        self.values.append(d20.Literal(value))
+
+
+class _SeededDice(d20.Dice):
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, num, size, context=None):  # d20's signature
+        return cls(
+            num, size, [_SeededDie.new(size, context=context) for _ in range(num)], context=context
+        )
+
+    def roll_another(self) -> None:
+        self.values.append(_SeededDie.new(self.size, context=self._context))
+
+
+class _SeededRoller(d20.Roller):
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(context=_SeededContext(rng))
+
+    def _eval_dice(self, node: diceast.Dice) -> d20.Dice:
+        return _SeededDice.new(node.num, node.size, context=self.context)
+
+
+class _SeededStringifier(d20.MarkdownStringifier):
+    # d20 looks stringifiers up by exact type, so the seeded classes are registered too.
+    def __init__(self) -> None:
+        super().__init__()
+        self._nodes[_SeededDice] = self._str_dice
+        self._nodes[_SeededDie] = self._str_die
+
+
+class ExpressionRoll(Result):
+    """A free-form roll: what was typed, what was rolled, every die and the total."""
+
+    expression: str  # as typed
+    resolved: str  # with `core` replaced by the roller's die
+    total: int
+    breakdown: str  # d20's Markdown: "1d20 (13) + 3 = `16`", dropped dice struck through
+    dice: list[DiceGroup] = Field(default_factory=list)
+
+    @property
+    def faces(self) -> list[int]:
+        """Return every face rolled, in order."""
+        return [f for g in self.dice for f in g.faces]
+
+
+def resolve_core(expression: str, die: int | None) -> str:
+    """Replace the `core` token with the roller's current core die: "core+3" → "d20+3"."""
+    if not _CORE_TOKEN.search(expression):
+        return expression
+    if die is None:
+        raise DiceError("`core` needs a core die, and a Broken roller (0 Grit) has none.")
+    return _CORE_TOKEN.sub(f"d{die}", expression)
+
+
+def _nesting(expression: str) -> int:
+    depth = deepest = 0
+    for char in expression:
+        if char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+    return deepest
+
+
+def _check_limits(tree: diceast.Node) -> None:
+    dice = 0
+    stack: list[diceast.Node] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, diceast.Dice):
+            sides = 100 if node.size == "%" else node.size
+            if sides > MAX_SIDES:
+                raise DiceError(f"A die can have at most {MAX_SIDES} sides (got d{sides}).")
+            dice += node.num
+        stack.extend(node.children)
+    if dice > MAX_DICE:
+        raise DiceError(f"A roll can use at most {MAX_DICE} dice (this one asks for {dice}).")
+
+
+def _syntax_message(error: d20.RollSyntaxError) -> str:
+    got = str(error.got)
+    if not got:
+        return "That dice expression ends too early; try something like 2d6+3."
+    return f"That dice expression can't be read at column {error.col} (near {got[:10]!r})."
+
+
+def _dice_groups(node: d20.Number) -> list[DiceGroup]:
+    groups: list[DiceGroup] = []
+    stack: list[d20.Number] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, d20.Dice):
+            faces = [int(v.number) for die in current.values for v in die.values]
+            groups.append(DiceGroup(spec=f"{current.num}d{current.size}", faces=faces))
+        else:
+            stack.extend(reversed(current.children))
+    return groups
+
+
+def roll_expression(
+    expression: str, rng: random.Random, *, core: int | None = None
+) -> ExpressionRoll:
+    """Roll a free-form dice expression within the limits, `core` meaning the given die.
+
+    Raises DiceError, with a message fit for the user, for anything malformed or too large.
+    """
+    typed = expression.strip()
+    if not typed:
+        raise DiceError("Give a dice expression, such as 1d20+3.")
+    if len(typed) > MAX_EXPRESSION_CHARS:
+        raise DiceError(
+            f"A dice expression can have at most {MAX_EXPRESSION_CHARS} characters "
+            f"(this one has {len(typed)})."
+        )
+    if _nesting(typed) > MAX_NESTING:
+        raise DiceError(f"That dice expression nests brackets more than {MAX_NESTING} deep.")
+    resolved = resolve_core(typed, core)
+    roller = _SeededRoller(rng)
+    try:
+        tree = roller.parse(resolved)
+        _check_limits(tree)  # before a single die is rolled
+        result = roller.roll(tree, stringifier=_SeededStringifier())
+        total = result.total
+        breakdown = result.result
+    except d20.RollSyntaxError as error:
+        raise DiceError(_syntax_message(error)) from None
+    except d20.TooManyRolls:
+        raise DiceError(
+            f"That roll needs more than {MAX_DICE} dice once rerolls and explosions count."
+        ) from None
+    except d20.RollError as error:
+        # RollValueError's messages are already written for people: "Cannot divide by zero."
+        raise DiceError(str(error)) from None
+    except (OverflowError, ValueError):
+        raise DiceError("That dice expression's numbers are too large.") from None
+    except RecursionError:
+        raise DiceError("That dice expression is too deeply nested.") from None
+    return ExpressionRoll(
+        expression=typed,
+        resolved=resolved,
+        total=total,
+        breakdown=breakdown,
+        dice=_dice_groups(result.expr),
+    )
