@@ -1,0 +1,421 @@
+"""Initiative, actions per round, sacrifice and the ambush of round zero [GAME.md §5].
+
+Turn advancing (next/prev, Wait, act-now, Hold across turns, round ends) lives in
+`bot.rules.encounter`; this module gives it the order for a round and the small
+rules it needs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Mapping, Sequence
+from typing import Literal, NamedTuple
+
+from pydantic import Field
+
+from bot.errors import BadInput, RuleViolation
+from bot.rules.grit import die_of, perception_m
+from bot.rules.models import ACTIONS_PER_ROUND, Combatant, InitiativeMode, SacrificeFor, Side
+from bot.rules.results import Modifier, Result
+
+HASTE_BONUS = 3  # [003]
+HOLD_BONUS = 10  # [003]
+MINOR_ACT_PENALTY = 2  # per minor act before its turn [003]
+SACRIFICE_BONUS = 3  # per sacrificed action, for the rest of the round [003]
+HASTED_ACTIONS = 1  # [003]
+ROLLOFF_DIE = 20  # ties end in a d20 roll-off [000]
+AMBUSH_STEALTH_DIE = 20  # with a Stealth skill [002]
+AMBUSH_PLAIN_DIE = 10
+STEALTH_TAG = "stealth"
+MAX_ROLLOFFS = 50  # roll-offs between the same combatants before falling back on ids [bot]
+
+# Where a combatant goes before the ordinary order: holders, then the hasted (in the
+# non-fortune modes), then everyone else; Broken combatants last [bot].
+Front = Literal["hold", "haste"]
+_GROUP: Mapping[Front | None, int] = {"hold": 0, "haste": 1, None: 2}
+_BROKEN_GROUP = 3
+
+
+class InitiativeEntry(Result):
+    """One combatant's place in a round's order and every number that put it there."""
+
+    combatant_id: int
+    name: str
+    side: Side
+    is_npc: bool
+    finesse: int
+    die: int | None = None  # the die rolled; None without a roll (finesse mode, kept, Broken)
+    faces: list[int] = Field(default_factory=list)
+    bonuses: list[Modifier] = Field(
+        default_factory=list
+    )  # Initiative bonus, Haste, Hold, minor acts
+    total: int | None  # None: Broken, it cannot roll and is listed last
+    kept: bool = False  # total carried over (once mode, or earlier this round)
+    front: Front | None = None  # non-fortune modes: placed at the front by Hold or Haste
+    side_rank: int = 0  # sides mode: 0 for the side that won, 1 for the other
+    rolloff: list[int] = Field(default_factory=list)  # d20 roll-off faces against equal combatants
+    broken: bool = False
+
+    @property
+    def sort_key(self) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+        """Return the key that orders entries: smaller goes first."""
+        group = _BROKEN_GROUP if self.broken else _GROUP[self.front]
+        total = 0 if self.total is None else self.total
+        return (
+            group,
+            self.side_rank,
+            -total,
+            -self.finesse,
+            int(self.is_npc),  # player characters before NPCs [000]
+            tuple(-face for face in self.rolloff),
+        )
+
+
+def _tie_key(entry: InitiativeEntry) -> tuple[int, ...]:
+    return entry.sort_key[:5]
+
+
+def _roll_off(entries: list[InitiativeEntry], rng: random.Random) -> list[InitiativeEntry]:
+    """Break remaining ties with d20 roll-offs, re-rolling among those still tied [000]."""
+    faces: dict[int, list[int]] = {e.combatant_id: [] for e in entries}
+
+    def key(e: InitiativeEntry) -> tuple[object, ...]:
+        return (*_tie_key(e), tuple(-f for f in faces[e.combatant_id]))
+
+    for _ in range(MAX_ROLLOFFS):
+        groups: dict[tuple[object, ...], list[InitiativeEntry]] = {}
+        for entry in entries:
+            if not entry.broken:  # Broken combatants do not roll [bot]
+                groups.setdefault(key(entry), []).append(entry)
+        tied = [group for group in groups.values() if len(group) > 1]
+        if not tied:
+            break
+        for group in tied:
+            for entry in group:
+                faces[entry.combatant_id].append(rng.randint(1, ROLLOFF_DIE))
+    # Anything still tied (Broken combatants, or MAX_ROLLOFFS exhausted) goes by id.
+    result = [e.model_copy(update={"rolloff": faces[e.combatant_id]}) for e in entries]
+    return sorted(result, key=lambda e: (e.sort_key, e.combatant_id))
+
+
+def _front(combatant: Combatant, mode: InitiativeMode) -> Front | None:
+    # In fortune mode Hold and Haste are bonuses to the roll; elsewhere a place [GAME.md §5, bot].
+    if mode == "fortune":
+        return None
+    if combatant.holding:
+        return "hold"
+    if combatant.hasted:
+        return "haste"
+    return None
+
+
+def _fortune_bonuses(combatant: Combatant, mode: InitiativeMode) -> list[Modifier]:
+    bonuses: list[Modifier] = []
+    if combatant.initiative_bonus:
+        bonuses.append(Modifier(name="Initiative bonus", value=combatant.initiative_bonus))
+    if mode != "fortune":
+        return bonuses
+    if combatant.hasted:
+        bonuses.append(Modifier(name="Haste", value=HASTE_BONUS))
+    if combatant.holding:
+        bonuses.append(Modifier(name="Hold", value=HOLD_BONUS))
+    if combatant.minor_acts:
+        bonuses.append(
+            Modifier(
+                name=f"Minor acts ×{combatant.minor_acts}",
+                value=-MINOR_ACT_PENALTY * combatant.minor_acts,
+            )
+        )
+    return bonuses
+
+
+def _base_entry(combatant: Combatant, mode: InitiativeMode) -> InitiativeEntry:
+    return InitiativeEntry(
+        combatant_id=combatant.id,
+        name=combatant.name,
+        side=combatant.side,
+        is_npc=combatant.is_npc,
+        finesse=combatant.finesse,
+        total=None,
+        front=_front(combatant, mode),
+        broken=die_of(combatant) is None,
+    )
+
+
+def _rolled_entry(
+    combatant: Combatant,
+    mode: InitiativeMode,
+    rng: random.Random,
+    existing: Mapping[int, int | None],
+    reroll: Collection[int] | None,
+) -> InitiativeEntry:
+    """Core die + Finesse + bonuses, or the total kept from an earlier roll."""
+    entry = _base_entry(combatant, mode)
+    if entry.broken:
+        return entry
+    kept = _kept(combatant, existing, reroll)
+    if kept is not None:
+        return entry.model_copy(update={"total": kept, "kept": True})
+    die = die_of(combatant)
+    assert die is not None  # not Broken
+    face = rng.randint(1, die)
+    bonuses = _fortune_bonuses(combatant, mode)
+    total = face + combatant.finesse + sum(b.value for b in bonuses)
+    return entry.model_copy(
+        update={"die": die, "faces": [face], "bonuses": bonuses, "total": total}
+    )
+
+
+def _side_roller(members: Sequence[Combatant]) -> Combatant:
+    able = [c for c in members if die_of(c) is not None]
+    return min(able, key=lambda c: (-c.finesse, c.is_npc, c.id))
+
+
+def _kept(
+    combatant: Combatant, existing: Mapping[int, int | None], reroll: Collection[int] | None
+) -> int | None:
+    if reroll is not None and combatant.id in reroll:
+        return None
+    return existing.get(combatant.id)
+
+
+class _SideRoll(NamedTuple):
+    total: int
+    roller: Combatant
+    faces: list[int]  # empty when the side's total was kept
+    die: int | None
+
+
+def _roll_side(
+    members: Sequence[Combatant],
+    rng: random.Random,
+    existing: Mapping[int, int | None],
+    reroll: Collection[int] | None,
+) -> _SideRoll:
+    roller = _side_roller(members)
+    kept = [t for c in members if (t := _kept(c, existing, reroll)) is not None]
+    if kept:
+        return _SideRoll(total=max(kept), roller=roller, faces=[], die=None)
+    die = die_of(roller)
+    assert die is not None  # _side_roller picks a combatant that can act
+    face = rng.randint(1, die)
+    return _SideRoll(total=face + roller.finesse, roller=roller, faces=[face], die=die)
+
+
+def _sides_entries(
+    combatants: Sequence[Combatant],
+    rng: random.Random,
+    existing: Mapping[int, int | None],
+    reroll: Collection[int] | None,
+) -> list[InitiativeEntry]:
+    """One roll per side by its best-Finesse combatant; the winning side first [002]."""
+    sides = sorted({c.side for c in combatants if die_of(c) is not None})
+    rolls = {
+        side: _roll_side([c for c in combatants if c.side == side], rng, existing, reroll)
+        for side in sides
+    }
+
+    # Sides tie like combatants: the rollers' Finesse, then the party (player characters)
+    # before the foes, so two sides never need a roll-off.
+    def side_key(side: Side) -> tuple[int, int, int]:
+        return (-rolls[side].total, -rolls[side].roller.finesse, 0 if side == "party" else 1)
+
+    rank = {side: i for i, side in enumerate(sorted(sides, key=side_key))}
+
+    entries: list[InitiativeEntry] = []
+    for combatant in combatants:
+        entry = _base_entry(combatant, "sides")
+        if not entry.broken:
+            roll = rolls[combatant.side]
+            is_roller = roll.roller.id == combatant.id and bool(roll.faces)
+            entry = entry.model_copy(
+                update={
+                    "total": roll.total,
+                    "side_rank": rank[combatant.side],
+                    "faces": roll.faces if is_roller else [],
+                    "die": roll.die if is_roller else None,
+                    "kept": not roll.faces,
+                }
+            )
+        entries.append(entry)
+    return entries
+
+
+def order_for_round(
+    combatants: Sequence[Combatant],
+    mode: InitiativeMode,
+    rng: random.Random,
+    *,
+    only: Collection[int] | None = None,
+    existing: Mapping[int, int | None] | None = None,
+) -> list[InitiativeEntry]:
+    """Return this round's turn order, rolling what the mode asks for [GAME.md §5].
+
+    fortune: core die + Finesse + initiative bonus + Haste 3 + Hold 10 − 2 per minor act.
+    finesse: by Finesse, no roll. sides: one roll per side by its best-Finesse combatant,
+    the winning side first, then by Finesse. once: core die + Finesse + initiative bonus,
+    kept for the fight. Outside fortune, holders and then the hasted go first. Ties: higher
+    Finesse, player characters before NPCs, then a d20 roll-off. Broken combatants cannot
+    roll and are listed last (their Specials still tick on their turn) [bot].
+
+    `existing` holds totals already rolled (earlier this round, or this fight in once mode);
+    those combatants keep them unless listed in `only`, which rolls just those afresh.
+    """
+    existing = existing or {}
+    if mode == "finesse":
+        entries = [
+            e if e.broken else e.model_copy(update={"total": e.finesse})
+            for e in (_base_entry(c, mode) for c in combatants)
+        ]
+    elif mode == "sides":
+        entries = _sides_entries(combatants, rng, existing, only)
+    elif mode in ("fortune", "once"):
+        entries = [_rolled_entry(c, mode, rng, existing, only) for c in combatants]
+    else:
+        raise BadInput(f"Unknown initiative mode {mode!r}: use fortune, finesse, sides or once.")
+    return _roll_off(entries, rng)
+
+
+def roll_initiative(
+    combatants: Sequence[Combatant], mode: InitiativeMode, rng: random.Random
+) -> list[InitiativeEntry]:
+    """Roll a fresh initiative order for everyone [GAME.md §5]."""
+    return order_for_round(combatants, mode, rng)
+
+
+# Actions and Fortune options.
+
+
+def actions_per_round(combatant: Combatant) -> int:
+    """Return how many actions a combatant gets this round: 2, Hasted 1, Broken 0 [003]."""
+    if die_of(combatant) is None:
+        return 0
+    return HASTED_ACTIONS if combatant.hasted else ACTIONS_PER_ROUND
+
+
+def spend_action(combatant: Combatant, count: int = 1) -> int:
+    """Spend actions (an attack, a move beyond one space, standing up); return those left."""
+    if count < 1:
+        raise BadInput("Spend at least one action.")
+    if die_of(combatant) is None:
+        raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
+    if combatant.actions_left < count:
+        left = combatant.actions_left
+        raise RuleViolation(
+            f"{combatant.name} has {left} action{'s' if left != 1 else ''} left this round."
+        )
+    combatant.actions_left -= count
+    return combatant.actions_left
+
+
+def declare_minor_act(combatant: Combatant) -> int:
+    """Record a minor act before the combatant's turn; return its initiative penalty (−2 each)."""
+    combatant.minor_acts += 1
+    return -MINOR_ACT_PENALTY * combatant.minor_acts
+
+
+class Sacrifice(Result):
+    """An action given up for +3 to one thing for the rest of the round [003]."""
+
+    combatant_id: int
+    target: SacrificeFor
+    actions_left: int
+    bonus: int  # the total sacrifice bonus to that thing now
+
+
+def sacrifice_bonus(combatant: Combatant, target: SacrificeFor) -> int:
+    """Return a combatant's sacrifice bonus to an attack, a defense or a check this round."""
+    return SACRIFICE_BONUS * combatant.sacrifices.get(target, 0)
+
+
+def sacrifice(combatant: Combatant, target: SacrificeFor) -> Sacrifice:
+    """Give up one action for +3 to attacks, defense or a check for the rest of the round.
+
+    `Combatant.sacrifices` counts the actions sacrificed per target [bot].
+    """
+    spend_action(combatant)
+    combatant.sacrifices = {**combatant.sacrifices, target: combatant.sacrifices.get(target, 0) + 1}
+    return Sacrifice(
+        combatant_id=combatant.id,
+        target=target,
+        actions_left=combatant.actions_left,
+        bonus=sacrifice_bonus(combatant, target),
+    )
+
+
+def stand_up(combatant: Combatant) -> int:
+    """Stand up from prone: costs one action [003]; return the actions left."""
+    if not combatant.prone:
+        raise RuleViolation(f"{combatant.name} is not prone.")
+    left = spend_action(combatant)
+    combatant.prone = False
+    return left
+
+
+def fall_prone(combatant: Combatant) -> None:
+    """Drop prone: a free action [003]."""
+    combatant.prone = True
+
+
+# Round zero [GAME.md §5, 002, 003].
+
+
+class AmbushRoll(Result):
+    """One ambusher's roll against the targets' highest Perception."""
+
+    combatant_id: int
+    die: int
+    face: int | None  # None: a Broken ambusher cannot roll
+    perception: int
+    success: bool  # the roll beats Perception: this ambusher gets the free round
+
+
+class Ambush(Result):
+    """The ambush of round zero: each ambusher's roll against the highest Perception."""
+
+    perception: int  # the highest Perception among the targets, in metres
+    perceiver_id: int | None
+    rolls: list[AmbushRoll]
+
+    @property
+    def succeeded(self) -> list[int]:
+        """Return the ambushers who get the free round."""
+        return [r.combatant_id for r in self.rolls if r.success]
+
+    @property
+    def failed(self) -> list[int]:
+        """Return the ambushers who do not."""
+        return [r.combatant_id for r in self.rolls if not r.success]
+
+
+def has_stealth(combatant: Combatant) -> bool:
+    """Return whether a combatant has a Stealth skill (the tag "Stealth")."""
+    return any(tag.casefold() == STEALTH_TAG for tag in combatant.tags)
+
+
+def roll_ambush(
+    ambushers: Sequence[Combatant], targets: Sequence[Combatant], rng: random.Random
+) -> Ambush:
+    """Roll each ambusher's d20 (with Stealth) or d10 against the targets' highest Perception.
+
+    A roll must beat the Perception to succeed: ties go to the one who perceives, as
+    ties go to the defender in an attack [bot].
+    """
+    if not ambushers:
+        raise BadInput("An ambush needs at least one ambusher.")
+    watcher = max(targets, key=perception_m, default=None)
+    perception = perception_m(watcher) if watcher is not None else 0
+    rolls = []
+    for ambusher in ambushers:
+        die = AMBUSH_STEALTH_DIE if has_stealth(ambusher) else AMBUSH_PLAIN_DIE
+        face = rng.randint(1, die) if die_of(ambusher) is not None else None
+        rolls.append(
+            AmbushRoll(
+                combatant_id=ambusher.id,
+                die=die,
+                face=face,
+                perception=perception,
+                success=face is not None and face > perception,
+            )
+        )
+    return Ambush(perception=perception, perceiver_id=watcher.id if watcher else None, rolls=rolls)
