@@ -389,13 +389,9 @@ def _dice_groups(node: d20.Number) -> list[DiceGroup]:
     return groups
 
 
-def roll_expression(
-    expression: str, rng: random.Random, *, core: int | None = None
-) -> ExpressionRoll:
-    """Roll a free-form dice expression within the limits, `core` meaning the given die.
-
-    Raises DiceError, with a message fit for the user, for anything malformed or too large.
-    """
+def _parse(
+    roller: _SeededRoller, expression: str, core: int | None
+) -> tuple[str, str, diceast.Node]:
     typed = expression.strip()
     if not typed:
         raise DiceError("Give a dice expression, such as 1d20+3.")
@@ -407,15 +403,37 @@ def roll_expression(
     if _nesting(typed) > MAX_NESTING:
         raise DiceError(f"That dice expression nests brackets more than {MAX_NESTING} deep.")
     resolved = resolve_core(typed, core)
-    roller = _SeededRoller(rng)
     try:
         tree = roller.parse(resolved)
-        _check_limits(tree)  # before a single die is rolled
+    except d20.RollSyntaxError as error:
+        raise DiceError(_syntax_message(error)) from None
+    except d20.RollError as error:
+        raise DiceError(str(error)) from None
+    _check_limits(tree)
+    return typed, resolved, tree
+
+
+def check_expression(expression: str, *, core: int | None = 20) -> str:
+    """Check a dice expression's syntax and limits without rolling; return it resolved.
+
+    `core` stands in for the roller's die; checking before the roller is known uses d20.
+    """
+    return _parse(_SeededRoller(random.Random(0)), expression, core)[1]
+
+
+def roll_expression(
+    expression: str, rng: random.Random, *, core: int | None = None
+) -> ExpressionRoll:
+    """Roll a free-form dice expression within the limits, `core` meaning the given die.
+
+    Raises DiceError, with a message fit for the user, for anything malformed or too large.
+    """
+    roller = _SeededRoller(rng)
+    typed, resolved, tree = _parse(roller, expression, core)  # limits checked before rolling
+    try:
         result = roller.roll(tree, stringifier=_SeededStringifier())
         total = result.total
         breakdown = result.result
-    except d20.RollSyntaxError as error:
-        raise DiceError(_syntax_message(error)) from None
     except d20.TooManyRolls:
         raise DiceError(
             f"That roll needs more than {MAX_DICE} dice once rerolls and explosions count."
