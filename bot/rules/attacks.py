@@ -140,11 +140,9 @@ class AttackSpec(BaseModel):
 
 
 def range_modifier(kind: RangeKind, spaces: int) -> int:
-    """Return the range number added to the target's defense [003].
-
-    Short +1 per space; long +1 per 5 spaces; bows 0 within 5 spaces, 1 for 6–10,
-    2 for 11–15, and on in bands of 5 beyond [bot].
-    """
+    """Return the range number added to the target's defense [003]."""
+    # Short +1 per space; long +1 per 5 spaces; bows 0 within 5 spaces, 1 for 6–10,
+    # 2 for 11–15, and on in bands of 5 beyond [bot].
     if spaces < 0:
         raise BadInput(f"Distance cannot be negative (got {spaces}).")
     if kind == "short":
@@ -322,12 +320,10 @@ def _can_dodge_ranged(defender: Combatant) -> bool:
 
 
 def default_strategy(defender: Combatant, style: AttackStyle, cover: int = 0) -> DefenseStrategy:
-    """Return the defense used when the defender does not choose: its default, else "auto".
-
-    "auto" is block against melee and dodge against ranged [GAME.md §1, bot]; a default that
-    is not open against this attack falls back to "auto", and a ranged dodge without
-    stamina left falls back to block [bot].
-    """
+    """Return the defense used when the defender does not choose: its default, else "auto"."""
+    # "auto" is block against melee and dodge against ranged [GAME.md §1, bot]; a default that
+    # is not open against this attack falls back to "auto", and a ranged dodge without
+    # stamina left falls back to block [bot].
     options = defense_options(style, cover)
     choice = defender.default_defense
     if choice == "auto" or choice not in options:
@@ -687,16 +683,16 @@ def resolve_attack(
     *,
     extra_damage_dice: Sequence[str] = (),
 ) -> AttackResult:
-    """Resolve a rolled attack against a defender's strategy: outcome and damage [GAME.md §4].
-
-    `strategy` None uses the defender's default; it is ignored when the outcome is
-    automatic (Critical, Risk failure, cumulative long action) or the defender cannot
-    respond (surprised, counter-attacked, focused long action, Broken). `defender` None
-    is a fixed object. `extra_damage_dice` are dice expressions added to a hit (Hex,
-    Sundered: "+1d8 per 2 X rounded up", from Specials).
-    """
+    """Resolve a rolled attack against a defender's strategy: outcome and damage [GAME.md §4]."""
+    # `strategy` None uses the defender's default; it is ignored when the outcome is
+    # automatic (Critical, Risk failure, cumulative long action) or the defender cannot
+    # respond (surprised, counter-attacked, focused long action, Broken). `defender` None
+    # is a fixed object. `extra_damage_dice` are dice expressions added to a hit (Hex,
+    # Sundered: "+1d8 per 2 X rounded up", from Specials).
     if defender is None and not spec.fixed_object:
         raise BadInput("An attack needs a defender unless its target is a fixed object.")
+    if defender is not None and spec.fixed_object:
+        raise BadInput("A fixed object has no defender; leave the defender out.")
     if attack.attacker_id != attacker.id or attack.style != spec.style:
         raise BadInput("That attack roll belongs to another attacker or attack.")
     validate_spec(spec, attacker)
@@ -719,7 +715,8 @@ def resolve_attack(
             **common,
             outcome="auto_miss",
             auto_reason="risk_failure",
-            counter_opportunity=attack.critical_failure and can_counter,
+            # A fumbled counter-attack offers no counter of its own, or it never ends [bot].
+            counter_opportunity=attack.critical_failure and can_counter and not spec.counter,
         )
     cumulative = defender is not None and long_action_defense(defender) == "auto_hit"
     if attack.critical or cumulative:

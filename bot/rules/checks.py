@@ -94,10 +94,8 @@ class CheckResult(Result):
 
     @property
     def success(self) -> bool:
-        """Return whether the check succeeds.
-
-        A Risk failure fails [002]; a Critical succeeds [bot]; otherwise total ≥ level [GAME.md §6].
-        """
+        """Return whether the check succeeds."""
+        # A Risk failure fails [002]; a Critical succeeds [bot]; otherwise total ≥ level [GAME.md §6].
         if self.core.risk_failure:
             return False
         return self.core.critical or self.total >= self.target

@@ -110,10 +110,8 @@ class MixedRoll(Result):
 
 
 def total_risk(base: int = DEFAULT_BASE_RISK, modifier: int = 0, situational: int = 0) -> int:
-    """Return an action's total Risk: base + the combatant's Risk + situational, at least 1.
-
-    The floor keeps "a natural 1 always fails" true even with Risk-lowering gear [bot].
-    """
+    """Return an action's total Risk: base + the combatant's Risk + situational, at least 1."""
+    # The floor keeps "a natural 1 always fails" true even with Risk-lowering gear [bot].
     return max(1, base + modifier + situational)
 
 
@@ -294,13 +292,22 @@ class _SeededDice(d20.Dice):
     __slots__ = ()
 
     @classmethod
-    def new(cls, num, size, context=None):  # d20's signature
+    def new(cls, num: int, size: int | str, context: d20.RollContext | None = None) -> _SeededDice:
         return cls(
             num, size, [_SeededDie.new(size, context=context) for _ in range(num)], context=context
         )
 
     def roll_another(self) -> None:
         self.values.append(_SeededDie.new(self.size, context=self._context))
+
+    def __copy__(self) -> _SeededDice:
+        return _SeededDice(
+            num=self.num,
+            size=self.size,
+            context=self._context,
+            values=self.values.copy(),
+            operations=self.operations.copy(),
+        )
 
 
 class _SeededRoller(d20.Roller):
@@ -414,20 +421,16 @@ def _parse(
 
 
 def check_expression(expression: str, *, core: int | None = 20) -> str:
-    """Check a dice expression's syntax and limits without rolling; return it resolved.
-
-    `core` stands in for the roller's die; checking before the roller is known uses d20.
-    """
+    """Check a dice expression's syntax and limits without rolling; return it resolved."""
+    # `core` stands in for the roller's die; checking before the roller is known uses d20.
     return _parse(_SeededRoller(random.Random(0)), expression, core)[1]
 
 
 def roll_expression(
     expression: str, rng: random.Random, *, core: int | None = None
 ) -> ExpressionRoll:
-    """Roll a free-form dice expression within the limits, `core` meaning the given die.
-
-    Raises DiceError, with a message fit for the user, for anything malformed or too large.
-    """
+    """Roll a free-form dice expression within the limits, `core` meaning the given die."""
+    # Raises DiceError, with a message fit for the user, for anything malformed or too large.
     roller = _SeededRoller(rng)
     typed, resolved, tree = _parse(roller, expression, core)  # limits checked before rolling
     try:

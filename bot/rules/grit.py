@@ -184,12 +184,10 @@ def change_grit(
     set_to: int | None = None,
     max_grit: int | None = None,
 ) -> GritChange:
-    """Write Grit: deal damage, heal, set it or set the maximum, and report what changed.
-
-    This is the only function that changes Grit; attacks, Specials and /grit all use it.
-    Grit stays within 0..max; reaching 0 from above records an Injury [002]; healing
-    received is lowered by Blight's X while Blight lasts [GAME.md §7].
-    """
+    """Write Grit: deal damage, heal, set it or set the maximum, and report what changed."""
+    # This is the only function that changes Grit; attacks, Specials and /grit all use it.
+    # Grit stays within 0..max; reaching 0 from above records an Injury [002]; healing
+    # received is lowered by Blight's X while Blight lasts [GAME.md §7].
     given = [k for k, v in (("damage", damage), ("heal", heal), ("set", set_to)) if v is not None]
     if len(given) > 1:
         raise BadInput("Change Grit one way at a time: damage, heal or set.")

@@ -46,9 +46,8 @@ class InitiativeEntry(Result):
     finesse: int
     die: int | None = None  # the die rolled; None without a roll (finesse mode, kept, Broken)
     faces: list[int] = Field(default_factory=list)
-    bonuses: list[Modifier] = Field(
-        default_factory=list
-    )  # Initiative bonus, Haste, Hold, minor acts
+    # Initiative bonus, Haste +3, Hold +10, minor acts −2 each (fortune); only the bonus in once.
+    bonuses: list[Modifier] = Field(default_factory=list)
     total: int | None  # None: Broken, it cannot roll and is listed last
     kept: bool = False  # total carried over (once mode, or earlier this round)
     front: Front | None = None  # non-fortune modes: placed at the front by Hold or Haste
@@ -249,18 +248,16 @@ def order_for_round(
     only: Collection[int] | None = None,
     existing: Mapping[int, int | None] | None = None,
 ) -> list[InitiativeEntry]:
-    """Return this round's turn order, rolling what the mode asks for [GAME.md §5].
-
-    fortune: core die + Finesse + initiative bonus + Haste 3 + Hold 10 − 2 per minor act.
-    finesse: by Finesse, no roll. sides: one roll per side by its best-Finesse combatant,
-    the winning side first, then by Finesse. once: core die + Finesse + initiative bonus,
-    kept for the fight. Outside fortune, holders and then the hasted go first. Ties: higher
-    Finesse, player characters before NPCs, then a d20 roll-off. Broken combatants cannot
-    roll and are listed last (their Specials still tick on their turn) [bot].
-
-    `existing` holds totals already rolled (earlier this round, or this fight in once mode);
-    those combatants keep them unless listed in `only`, which rolls just those afresh.
-    """
+    """Return this round's turn order, rolling what the mode asks for [GAME.md §5]."""
+    # fortune: core die + Finesse + initiative bonus + Haste 3 + Hold 10 − 2 per minor act.
+    # finesse: by Finesse, no roll. sides: one roll per side by its best-Finesse combatant,
+    # the winning side first, then by Finesse. once: core die + Finesse + initiative bonus,
+    # kept for the fight. Outside fortune, holders and then the hasted go first. Ties: higher
+    # Finesse, player characters before NPCs, then a d20 roll-off. Broken combatants cannot
+    # roll and are listed last (their Specials still tick on their turn) [bot].
+    #
+    # `existing` holds totals already rolled (earlier this round, or this fight in once mode);
+    # those combatants keep them unless listed in `only`, which rolls just those afresh.
     existing = existing or {}
     if mode == "finesse":
         entries = [
@@ -329,10 +326,8 @@ def sacrifice_bonus(combatant: Combatant, target: SacrificeFor) -> int:
 
 
 def sacrifice(combatant: Combatant, target: SacrificeFor) -> Sacrifice:
-    """Give up one action for +3 to attacks, defense or a check for the rest of the round.
-
-    `Combatant.sacrifices` counts the actions sacrificed per target [bot].
-    """
+    """Give up one action for +3 to attacks, defense or a check for the rest of the round."""
+    # `Combatant.sacrifices` counts the actions sacrificed per target [bot].
     spend_action(combatant)
     combatant.sacrifices = {**combatant.sacrifices, target: combatant.sacrifices.get(target, 0) + 1}
     return Sacrifice(
@@ -396,11 +391,9 @@ def has_stealth(combatant: Combatant) -> bool:
 def roll_ambush(
     ambushers: Sequence[Combatant], targets: Sequence[Combatant], rng: random.Random
 ) -> Ambush:
-    """Roll each ambusher's d20 (with Stealth) or d10 against the targets' highest Perception.
-
-    A roll must beat the Perception to succeed: ties go to the one who perceives, as
-    ties go to the defender in an attack [bot].
-    """
+    """Roll each ambusher's d20 (with Stealth) or d10 against the targets' highest Perception."""
+    # A roll must beat the Perception to succeed: ties go to the one who perceives, as
+    # ties go to the defender in an attack [bot].
     if not ambushers:
         raise BadInput("An ambush needs at least one ambusher.")
     watcher = max(targets, key=perception_m, default=None)

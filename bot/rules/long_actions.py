@@ -68,10 +68,8 @@ def start_long_action(
 
 
 def work_on_long_action(combatant: Combatant) -> LongActionProgress:
-    """Spend effort on the long action: a main action (cumulative) or the round (focused).
-
-    No progress is added in a round the actor was attacked [000].
-    """
+    """Spend effort on the long action: a main action (cumulative) or the round (focused)."""
+    # No progress is added in a round the actor was attacked [000].
     action = combatant.long_action
     if action is None:
         raise RuleViolation(f"{combatant.name} has no long action under way.")
@@ -104,11 +102,9 @@ def long_action_defense(combatant: Combatant) -> LongActionDefense | None:
 
 
 def long_action_attacked(combatant: Combatant) -> LongActionInterrupted | None:
-    """Record an attack on a combatant busy with a long action.
-
-    Focused: progress back to 0. Cumulative: no progress this round. An attack made
-    after this round's progress was added leaves that progress standing [bot].
-    """
+    """Record an attack on a combatant busy with a long action."""
+    # Focused: progress back to 0. Cumulative: no progress this round. An attack made
+    # after this round's progress was added leaves that progress standing [bot].
     action = combatant.long_action
     if action is None:
         return None

@@ -637,3 +637,28 @@ def test_a_hit_needs_attack_above_defense_or_a_critical_and_never_a_risk_failure
     assert (result.damage is not None) == result.hit
     if result.damage is not None:
         assert result.damage_dealt >= 0
+
+
+def test_a_fumbled_counter_attack_offers_no_further_counter() -> None:
+    """Seed 31's natural 1 on a counter-attack offered yet another counter [bot]."""
+    mira, goblin = _pair(physical=3)
+    result = _attack(31, mira, goblin, AttackSpec(counter=True), "block")
+    assert result.outcome == "auto_miss"
+    assert not result.counter_opportunity
+
+
+def test_a_fixed_object_takes_no_defender() -> None:
+    """A fixed-object attack accepted a defender."""
+    mira, goblin = _pair(finesse=3)
+    spec = AttackSpec(style="ranged", fixed_object=True)
+    rng = random.Random(3)
+    with pytest.raises(BadInput):
+        resolve_attack(roll_attack(mira, spec, rng), mira, goblin, None, spec, rng)
+
+
+def test_applying_a_miss_leaves_grit_alone() -> None:
+    """Seed 26's miss changed the defender's Grit."""
+    mira, goblin = _pair(physical=3)
+    result = _attack(26, mira, goblin, AttackSpec(), "block")
+    applied = apply_attack(result, goblin)
+    assert (applied.grit, goblin.grit) == (None, 30)

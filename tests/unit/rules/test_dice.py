@@ -229,3 +229,16 @@ def test_risk_and_critical_never_come_from_bonus_dice_or_explosions(
     assert [getattr(loaded, f) for f in flags] == [getattr(plain, f) for f in flags]
     assert plain.risk_failure == (plain.natural <= risk)
     assert plain.critical == (plain.natural > die - crit_range and plain.natural > risk)
+
+
+def test_a_discarded_maximum_does_not_explode() -> None:
+    """Seed 5: disadvantage on 20 and 9 kept 20 or exploded the discarded 20."""
+    roll = roll_core(20, random.Random(5), advantage="disadvantage", explode=True)
+    assert (roll.faces, roll.natural, roll.explosions) == ([20, 9], 9, [])
+    assert not roll.critical
+
+
+def test_a_kept_maximum_explodes() -> None:
+    """Seed 9: advantage on 15 and 20 did not keep 20 and explode it (12)."""
+    roll = roll_core(20, random.Random(9), advantage="advantage", explode=True)
+    assert (roll.faces, roll.natural, roll.explosions, roll.total) == ([15, 20], 20, [12], 32)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.errors import DiceError
-from bot.rules.dice import ExpressionRoll, resolve_core, roll_expression
+from bot.rules.dice import ExpressionRoll, check_expression, resolve_core, roll_expression
 
 
 @pytest.mark.parametrize(
@@ -133,3 +133,14 @@ def test_well_formed_expressions_roll_or_hit_a_limit(
         assert "\n" not in error.message
     else:
         assert roll.expression == expression
+
+
+def test_checking_an_expression_resolves_it_without_rolling() -> None:
+    """Checking `core+2` for a d12 did not return `d12+2`, or refused a valid expression."""
+    assert check_expression("core+2", core=12) == "d12+2"
+
+
+def test_checking_an_expression_applies_the_limits() -> None:
+    """Checking 1001 dice did not raise DiceError."""
+    with pytest.raises(DiceError):
+        check_expression("1001d6")
