@@ -1,0 +1,45 @@
+"""The Mastery System SRD as a validated catalogue: data models, pricing and look-up.
+
+Pure: no Discord, no database. The bot loads the catalogue once at start-up
+(`load_catalogue`), builds one `Lookup`, and keeps both.
+"""
+
+from bot.catalogue.lookup import Choice, Lookup, normalise
+from bot.catalogue.models import Catalogue, CatalogueError, load_catalogue
+from bot.catalogue.pricing import (
+    CurveCheck,
+    CurveTarget,
+    MovementProgression,
+    PriceBreakdown,
+    SpecialCost,
+    curve_target,
+    judge,
+    movement_progression,
+    price,
+    special_cost,
+    special_cost_table,
+)
+from bot.catalogue.views import Entry, PowerEntryView, entry_view
+
+__all__ = [
+    "Catalogue",
+    "CatalogueError",
+    "Choice",
+    "CurveCheck",
+    "CurveTarget",
+    "Entry",
+    "Lookup",
+    "MovementProgression",
+    "PowerEntryView",
+    "PriceBreakdown",
+    "SpecialCost",
+    "curve_target",
+    "entry_view",
+    "judge",
+    "load_catalogue",
+    "movement_progression",
+    "normalise",
+    "price",
+    "special_cost",
+    "special_cost_table",
+]
