@@ -115,6 +115,7 @@ class Combatant(Stats):
     sacrifices: dict[SacrificeFor, int] = Field(default_factory=dict)  # +3 per sacrificed action
     moved_m: int = 0  # voluntary movement this turn, for Slow and Lacerate
     acted_this_round: bool = False
+    turn_started_round: int | None = None  # turn-start effects ran in this round already
 
 
 class LogEntry(Model):
@@ -132,11 +133,13 @@ class Encounter(Model):
     gm_id: int  # who ran /init start
     mode: InitiativeMode = "fortune"
     flow: Flow = "compact"
-    ambush: Side | None = None
+    ambush: Side | None = None  # the side that ambushes in round zero
+    ambush_roll: bool = False  # ambushers roll against the targets' Perception [002]
     round: int = 1  # 0 while an ambush's round zero runs
     phase: Phase = "declaration"
     combatants: list[Combatant] = Field(default_factory=list)
     order: list[int] = Field(default_factory=list)  # combatant ids in this round's turn order
     turn: int | None = None  # index into order of the current actor; None before the first turn
+    acting_now: int | None = None  # a waiting combatant acting inside the current turn (/act)
     next_combatant_id: int = 1
     tracker_message_id: int | None = None

@@ -1,0 +1,540 @@
+"""The round state machine: turns, phases, Wait / act-now / Hold, round ends [GAME.md §5].
+
+Every function takes an Encounter, changes it in place and returns what happened as
+data; nothing here sends anything. The cog renders the result and the store saves
+the encounter once.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal, Protocol
+
+from pydantic import Field
+
+from bot.errors import BadInput, NotFound, RuleViolation
+from bot.rules.grit import die_of
+from bot.rules.initiative import (
+    Ambush,
+    InitiativeEntry,
+    actions_per_round,
+    order_for_round,
+    roll_ambush,
+)
+from bot.rules.models import Combatant, Encounter, Phase
+from bot.rules.results import Result
+
+MAX_COMBATANTS = 50  # per encounter: a tracker embed stays readable and under Discord's limits
+MAX_NAME_LENGTH = 32
+
+# Phases before the turns, in the `full` flow's order; `compact` opens at Declaration.
+OPENING_PHASES: tuple[Phase, ...] = ("start", "question", "declaration")
+# Phases after the last turn in the `full` flow [GAME.md §5 Round flow].
+CLOSING_PHASES: tuple[Phase, ...] = ("reaction", "resolution", "counter", "cleanup", "summary")
+
+SkipReason = Literal["broken", "waiting", "held", "surprised"]
+
+
+class Skip(Result):
+    """A turn that came up but was passed over, and why."""
+
+    combatant_id: int
+    reason: SkipReason
+
+
+class TurnStart(Result):
+    """What happened at the start of a combatant's turn (Specials tick here, issue 10)."""
+
+    combatant_id: int
+    lines: list[str] = Field(default_factory=list)  # what the hooks did, in words for the log
+
+
+class RoundEnd(Result):
+    """A round that ended: who holds into the next one."""
+
+    round: int
+    held: list[int] = Field(
+        default_factory=list
+    )  # waiting combatants that hold into the next round
+    all_waiting: bool = False  # everyone left was waiting, so the round passed [003]
+
+
+class Step(Result):
+    """What one advance of the encounter did."""
+
+    round: int
+    phase: Phase
+    ended: int | None = None  # the combatant whose turn (or act) ended
+    skipped: list[Skip] = Field(default_factory=list)
+    turn_starts: list[TurnStart] = Field(default_factory=list)
+    turn_end_lines: list[str] = Field(default_factory=list)
+    initiative: list[InitiativeEntry] = Field(default_factory=list)  # set in this step
+    ambush: Ambush | None = None  # round zero's ambush roll
+    round_end: RoundEnd | None = None  # Cleanup ran: waiting combatants now hold
+    summary_round: int | None = None  # post this round's summary now
+    new_round: int | None = None  # a new round opened
+    current: int | None = None  # who acts now, if anyone
+    resumed: bool = False  # an /act ended and the interrupted turn goes on
+
+
+class TurnHooks(Protocol):
+    """Game effects that run at turn and round boundaries (Specials plug in here)."""
+
+    def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[str]: ...
+
+    def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[str]: ...
+
+
+class NoHooks:
+    """Turn boundaries with no effects attached."""
+
+    def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[str]:
+        return []
+
+    def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[str]:
+        return []
+
+
+# Looking combatants up.
+
+
+def by_id(encounter: Encounter, combatant_id: int) -> Combatant:
+    """Return the combatant with this id."""
+    for combatant in encounter.combatants:
+        if combatant.id == combatant_id:
+            return combatant
+    raise NotFound("That combatant is no longer in this encounter.")
+
+
+def by_name(encounter: Encounter, name: str) -> Combatant:
+    """Return the combatant with this name (case-insensitive)."""
+    wanted = name.strip().casefold()
+    for combatant in encounter.combatants:
+        if combatant.name.casefold() == wanted:
+            return combatant
+    raise NotFound(f"No combatant named {name.strip()!r} in this encounter.")
+
+
+def current_actor(encounter: Encounter) -> Combatant | None:
+    """Return who acts now: a waiting combatant acting out of turn, else the turn's owner."""
+    if encounter.acting_now is not None:
+        return by_id(encounter, encounter.acting_now)
+    if encounter.turn is None or encounter.phase != "initiative":
+        return None
+    return by_id(encounter, encounter.order[encounter.turn])
+
+
+def turns_running(encounter: Encounter) -> bool:
+    """Return whether the round's turns have begun (initiative is rolled)."""
+    return encounter.phase not in OPENING_PHASES
+
+
+def is_broken(combatant: Combatant) -> bool:
+    """Return whether a combatant is Broken (0 Grit) and cannot act [002]."""
+    return die_of(combatant) is None
+
+
+def surprised(encounter: Encounter, combatant: Combatant) -> bool:
+    """Return whether a combatant is caught by the ambush of round zero [003]."""
+    return (
+        encounter.round == 0 and encounter.ambush is not None and combatant.side != encounter.ambush
+    )
+
+
+# Building the encounter.
+
+
+def unique_name(encounter: Encounter, name: str) -> str:
+    """Return a cleaned combatant name, refusing one already in the encounter."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise BadInput("A combatant needs a name.")
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise BadInput(f"Combatant names are at most {MAX_NAME_LENGTH} characters.")
+    for existing in encounter.combatants:
+        if existing.name.casefold() == cleaned.casefold():
+            raise BadInput(f"There is already a combatant named {existing.name} in this encounter.")
+    return cleaned
+
+
+def numbered_names(encounter: Encounter, name: str, count: int) -> list[str]:
+    """Return names for `count` copies: "Goblin" once, or "Goblin 1".."Goblin n"."""
+    if count < 1:
+        raise BadInput("Add at least one combatant (count ≥ 1).")
+    room = MAX_COMBATANTS - len(encounter.combatants)
+    if count > room:
+        raise BadInput(
+            f"An encounter holds at most {MAX_COMBATANTS} combatants; "
+            f"there is room for {max(room, 0)} more."
+        )
+    if count == 1:
+        return [unique_name(encounter, name)]
+    base = unique_name(encounter, name)
+    names = [f"{base} {n}" for n in range(1, count + 1)]
+    for candidate in names:
+        unique_name(encounter, candidate)
+    return names
+
+
+def add_combatant(
+    encounter: Encounter, combatant: Combatant, rng: random.Random
+) -> InitiativeEntry | None:
+    """Add a combatant; once turns run, it takes its place in this round's order."""
+    if len(encounter.combatants) >= MAX_COMBATANTS:
+        raise BadInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+    combatant.name = unique_name(encounter, combatant.name)
+    combatant.id = encounter.next_combatant_id
+    encounter.next_combatant_id += 1
+    _reset_for_round(combatant)
+    encounter.combatants.append(combatant)
+    if encounter.phase != "initiative" or surprised(encounter, combatant):
+        return None
+    if encounter.round == 0 and combatant.side != encounter.ambush:
+        return None
+    # It is placed by initiative among those already ordered. If that place is already
+    # past, its first turn comes next round: an order never hands out a second turn.
+    entries = order_for_round(
+        [by_id(encounter, cid) for cid in encounter.order] + [combatant],
+        encounter.mode,
+        rng,
+        only=[combatant.id],
+        existing=_existing_initiative(encounter),
+    )
+    rank = {entry.combatant_id: i for i, entry in enumerate(entries)}
+    mine = rank[combatant.id]
+    place = next(
+        (i for i, cid in enumerate(encounter.order) if rank[cid] > mine), len(encounter.order)
+    )
+    encounter.order.insert(place, combatant.id)
+    if encounter.turn is not None and place <= encounter.turn:
+        encounter.turn += 1
+    entry = entries[mine]
+    combatant.initiative = entry.total
+    return entry
+
+
+def remove_combatant(encounter: Encounter, combatant: Combatant, hooks: TurnHooks) -> Step:
+    """Take a combatant out; if it was acting, the next turn starts."""
+    acting = current_actor(encounter)
+    was_acting = acting is not None and acting.id == combatant.id
+    if encounter.acting_now == combatant.id:
+        encounter.acting_now = None
+        was_acting = False  # the interrupted turn simply goes on
+    if combatant.id in encounter.order:
+        index = encounter.order.index(combatant.id)
+        encounter.order.remove(combatant.id)
+        if encounter.turn is not None and index < encounter.turn:
+            encounter.turn -= 1
+        elif encounter.turn is not None and index == encounter.turn:
+            encounter.turn -= 1  # the next turn is now at this index
+    encounter.combatants.remove(combatant)
+    if was_acting:
+        return _next_turn(encounter, hooks, ended=None)
+    return _step(encounter)
+
+
+def move_combatant(encounter: Encounter, combatant: Combatant, position: int) -> None:
+    """Put a combatant at a 1-based place in this round's order, keeping whose turn it is."""
+    if encounter.phase != "initiative":
+        raise RuleViolation("The turn order is set when the round's turns begin; move it then.")
+    if not 1 <= position <= len(encounter.order):
+        raise BadInput(f"Position must be between 1 and {len(encounter.order)}.")
+    if combatant.id not in encounter.order:
+        raise RuleViolation(f"{combatant.name} has no place in this round's order yet.")
+    current = encounter.order[encounter.turn] if encounter.turn is not None else None
+    encounter.order.remove(combatant.id)
+    encounter.order.insert(position - 1, combatant.id)
+    if current is not None:
+        encounter.turn = encounter.order.index(current)
+
+
+# Advancing.
+
+
+def advance(encounter: Encounter, rng: random.Random, hooks: TurnHooks | None = None) -> Step:
+    """Do what /init next does: end the current turn (or phase) and start what follows."""
+    hooks = hooks or NoHooks()
+    if encounter.acting_now is not None:
+        return _end_act(encounter, hooks)
+    if encounter.phase in OPENING_PHASES:
+        if encounter.flow == "full" and encounter.phase != "declaration":
+            encounter.phase = OPENING_PHASES[OPENING_PHASES.index(encounter.phase) + 1]
+            return _step(encounter)
+        return _begin_turns(encounter, rng, hooks)
+    if encounter.phase == "initiative":
+        ended = current_actor(encounter)
+        lines = _end_turn(encounter, ended, hooks) if ended is not None else []
+        step = _next_turn(encounter, hooks, ended=ended.id if ended else None)
+        return step.model_copy(update={"turn_end_lines": lines + step.turn_end_lines})
+    return _closing_phase(encounter)
+
+
+def end_round(encounter: Encounter, hooks: TurnHooks | None = None) -> Step:
+    """Do what /init round does: end the round now, whoever has not acted yet."""
+    hooks = hooks or NoHooks()
+    if not turns_running(encounter):
+        raise RuleViolation("The round's turns have not begun; /init next starts them.")
+    ended = current_actor(encounter)
+    encounter.acting_now = None
+    lines = []
+    if ended is not None and encounter.phase == "initiative":
+        lines = _end_turn(encounter, ended, hooks)
+    step = _close_and_open(encounter, all_waiting=False, ended=ended.id if ended else None)
+    return step.model_copy(update={"turn_end_lines": lines})
+
+
+def retreat(encounter: Encounter) -> Step:
+    """Do what /init prev does: step back to the previous actor; nothing ticks again."""
+    if encounter.acting_now is not None:
+        raise RuleViolation("Finish the current /act first (/init next), then step back.")
+    if encounter.phase != "initiative" or encounter.turn is None:
+        raise RuleViolation("There is no turn to step back from yet.")
+    for index in range(encounter.turn - 1, -1, -1):
+        combatant = by_id(encounter, encounter.order[index])
+        if _skip_reason(encounter, combatant) is not None:
+            continue  # it was passed over, not a turn to return to
+        by_id(encounter, encounter.order[encounter.turn]).acted_this_round = False
+        combatant.acted_this_round = False
+        encounter.turn = index
+        return _step(encounter)
+    raise RuleViolation(
+        f"This is the first turn of round {encounter.round}; /init prev does not go back "
+        "into the previous round."
+    )
+
+
+# Fortune options that change the order [GAME.md §5].
+
+
+def haste(encounter: Encounter, combatant: Combatant) -> None:
+    """Haste: +3 initiative (or the front of the order) and one action this round [003]."""
+    if turns_running(encounter):
+        raise RuleViolation(
+            f"Haste is declared before initiative is rolled, and round {encounter.round}'s "
+            "turns have begun. Declare it next round, before the GM's /init next."
+        )
+    if combatant.hasted:
+        raise RuleViolation(f"{combatant.name} is already hasted this round.")
+    _require_can_act(combatant)
+    combatant.hasted = True
+    combatant.actions_left = min(combatant.actions_left, actions_per_round(combatant))
+
+
+def wait(encounter: Encounter, combatant: Combatant, hooks: TurnHooks | None = None) -> Step:
+    """Wait: pass over the combatant's turn; it may /act later this round [003]."""
+    _require_can_act(combatant)
+    if combatant.waiting:
+        raise RuleViolation(f"{combatant.name} is already waiting.")
+    if combatant.holding:
+        raise RuleViolation(f"{combatant.name} is holding into the next round.")
+    if combatant.acted_this_round or encounter.acting_now == combatant.id:
+        raise RuleViolation(f"{combatant.name} has already acted this round.")
+    combatant.waiting = True
+    actor = current_actor(encounter)
+    if actor is not None and actor.id == combatant.id:
+        # Its own turn: the turn is passed over and the order goes on.
+        return _next_turn(encounter, hooks or NoHooks(), ended=None, waited=combatant.id)
+    return _step(encounter)
+
+
+def act_now(encounter: Encounter, combatant: Combatant) -> Step:
+    """Act: a waiting combatant acts now, inside the current turn [003]."""
+    if not combatant.waiting:
+        raise RuleViolation(f"{combatant.name} is not waiting; only a waiting combatant can /act.")
+    if encounter.acting_now is not None:
+        other = by_id(encounter, encounter.acting_now)
+        raise RuleViolation(f"{other.name} is acting out of turn right now; wait for /init next.")
+    if encounter.phase not in ("initiative", "reaction", "counter"):
+        raise RuleViolation("Waiting combatants act once the round's turns have begun.")
+    _require_can_act(combatant)
+    combatant.waiting = False
+    encounter.acting_now = combatant.id
+    return _step(encounter)
+
+
+def hold(encounter: Encounter, combatant: Combatant) -> None:
+    """Hold: a waiting combatant carries into next round with the Hold bonus [003]."""
+    if not combatant.waiting:
+        raise RuleViolation(f"{combatant.name} must be waiting to hold (/wait first).")
+    _hold(combatant)
+
+
+# Internals.
+
+
+def _require_can_act(combatant: Combatant) -> None:
+    if is_broken(combatant):
+        raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
+
+
+def _hold(combatant: Combatant) -> None:
+    # No extra actions: what it did not spend this round is lost [GAME.md §5, bot].
+    combatant.waiting = False
+    combatant.holding = True
+    combatant.actions_left = 0
+
+
+def _reset_for_round(combatant: Combatant) -> None:
+    combatant.hasted = False
+    combatant.waiting = False
+    combatant.minor_acts = 0
+    combatant.sacrifices = {}
+    combatant.moved_m = 0
+    combatant.acted_this_round = False
+    combatant.actions_left = actions_per_round(combatant)
+
+
+def _existing_initiative(encounter: Encounter) -> dict[int, int]:
+    return {c.id: c.initiative for c in encounter.combatants if c.initiative is not None}
+
+
+def _step(encounter: Encounter, **fields: object) -> Step:
+    actor = current_actor(encounter)
+    return Step(
+        round=encounter.round,
+        phase=encounter.phase,
+        current=actor.id if actor else None,
+        **fields,
+    )
+
+
+def _begin_turns(encounter: Encounter, rng: random.Random, hooks: TurnHooks) -> Step:
+    """Close Declaration: set this round's order (rolling it if the mode says so), start turns."""
+    if not encounter.combatants:
+        raise RuleViolation("Add combatants first (/init add, /init join).")
+    actors = list(encounter.combatants)
+    ambush = None
+    if encounter.round == 0:
+        # Round zero: only the ambushers act, and with a roll only those who beat the
+        # targets' highest Perception [003, 002].
+        actors = [c for c in actors if c.side == encounter.ambush]
+        targets = [c for c in encounter.combatants if c.side != encounter.ambush]
+        if encounter.ambush_roll and actors and targets:
+            ambush = roll_ambush(actors, targets, rng)
+            actors = [c for c in actors if c.id in set(ambush.succeeded)]
+    entries = order_for_round(actors, encounter.mode, rng, existing=_existing_initiative(encounter))
+    encounter.order = [entry.combatant_id for entry in entries]
+    for entry in entries:
+        combatant = by_id(encounter, entry.combatant_id)
+        combatant.initiative = entry.total
+        combatant.holding = False  # the Hold bonus is spent on this order
+    encounter.phase = "initiative"
+    encounter.turn = -1
+    step = _next_turn(encounter, hooks, ended=None)
+    return step.model_copy(update={"initiative": entries, "ambush": ambush})
+
+
+def _end_turn(encounter: Encounter, combatant: Combatant, hooks: TurnHooks) -> list[str]:
+    combatant.acted_this_round = True
+    return hooks.turn_end(encounter, combatant)
+
+
+def _end_act(encounter: Encounter, hooks: TurnHooks) -> Step:
+    """An /act inside someone's turn is over: the interrupted turn goes on."""
+    actor = by_id(encounter, encounter.acting_now)  # type: ignore[arg-type]
+    encounter.acting_now = None
+    lines = _end_turn(encounter, actor, hooks)
+    resumed = encounter.phase == "initiative"
+    return _step(encounter, ended=actor.id, resumed=resumed, turn_end_lines=lines)
+
+
+def _skip_reason(encounter: Encounter, combatant: Combatant) -> SkipReason | None:
+    if surprised(encounter, combatant):
+        return "surprised"
+    if is_broken(combatant):
+        return "broken"
+    if combatant.waiting:
+        return "waiting"
+    if combatant.holding:
+        return "held"
+    return None
+
+
+def _start_turn(encounter: Encounter, combatant: Combatant, hooks: TurnHooks) -> TurnStart | None:
+    """Run turn-start effects once per round, whatever happens to the turn after [001]."""
+    if combatant.turn_started_round == encounter.round:
+        return None  # /init prev and restarts never tick twice
+    combatant.turn_started_round = encounter.round
+    return TurnStart(combatant_id=combatant.id, lines=hooks.turn_start(encounter, combatant))
+
+
+def _next_turn(
+    encounter: Encounter, hooks: TurnHooks, ended: int | None, waited: int | None = None
+) -> Step:
+    """Move to the next combatant who can take its turn; close the round if nobody is left."""
+    skipped = [] if waited is None else [Skip(combatant_id=waited, reason="waiting")]
+    starts: list[TurnStart] = []
+    index = (encounter.turn if encounter.turn is not None else -1) + 1
+    while index < len(encounter.order):
+        combatant = by_id(encounter, encounter.order[index])
+        encounter.turn = index
+        start = _start_turn(encounter, combatant, hooks)
+        if start is not None:
+            starts.append(start)
+        # Checked after the turn-start effects: a tick may just have Broken it.
+        reason = _skip_reason(encounter, combatant)
+        if reason is None:
+            return _step(encounter, ended=ended, skipped=skipped, turn_starts=starts)
+        skipped.append(Skip(combatant_id=combatant.id, reason=reason))
+        index += 1
+    # Nobody left who can take a turn. If some are waiting, everyone left is waiting:
+    # the round passes and they hold [003].
+    all_waiting = any(c.waiting for c in encounter.combatants)
+    if encounter.flow == "full":
+        encounter.phase = "reaction"
+        encounter.turn = None
+        return _step(encounter, ended=ended, skipped=skipped, turn_starts=starts)
+    step = _close_and_open(encounter, all_waiting=all_waiting, ended=ended)
+    return step.model_copy(update={"skipped": skipped, "turn_starts": starts})
+
+
+def _closing_phase(encounter: Encounter) -> Step:
+    """The `full` flow after the turns: Reaction → Resolution → Counter → Cleanup → Summary."""
+    if encounter.phase == "summary":
+        _open_round(encounter)
+        return _step(encounter, new_round=encounter.round)
+    encounter.phase = CLOSING_PHASES[CLOSING_PHASES.index(encounter.phase) + 1]
+    encounter.acting_now = None
+    if encounter.phase == "cleanup":
+        return _step(encounter, round_end=_cleanup(encounter, all_waiting=False))
+    if encounter.phase == "summary":
+        return _step(encounter, summary_round=encounter.round)
+    return _step(encounter)
+
+
+def _cleanup(encounter: Encounter, *, all_waiting: bool) -> RoundEnd:
+    """End-of-round bookkeeping: waiting combatants hold; long actions forget this round."""
+    held = []
+    for combatant in encounter.combatants:
+        if combatant.waiting:
+            _hold(combatant)
+            held.append(combatant.id)
+        if combatant.long_action is not None:
+            combatant.long_action.attacked_this_round = False
+    return RoundEnd(round=encounter.round, held=held, all_waiting=all_waiting and bool(held))
+
+
+def _open_round(encounter: Encounter) -> None:
+    """Open the next round at its first phase; per-round state starts afresh."""
+    encounter.round += 1
+    encounter.phase = "start" if encounter.flow == "full" else "declaration"
+    encounter.turn = None
+    encounter.acting_now = None
+    for combatant in encounter.combatants:
+        _reset_for_round(combatant)
+        if encounter.mode != "once":
+            combatant.initiative = None
+
+
+def _close_and_open(encounter: Encounter, *, all_waiting: bool, ended: int | None) -> Step:
+    """Run Cleanup, ask for the round's Summary and open the next round, in one step."""
+    finished = encounter.round
+    round_end = _cleanup(encounter, all_waiting=all_waiting)
+    _open_round(encounter)
+    return _step(
+        encounter,
+        ended=ended,
+        round_end=round_end,
+        summary_round=finished,
+        new_round=encounter.round,
+    )
