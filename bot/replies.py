@@ -1,0 +1,53 @@
+"""Replies to users: the one place errors become ephemeral one-line answers."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.errors import TablehandError
+
+log = logging.getLogger("tablehand")
+
+APOLOGY = "Sorry, something went wrong on my side. The GM can try again; nothing was changed."
+
+
+def describe(interaction: discord.Interaction) -> str:
+    """Name the command, channel and user of an interaction, for the log."""
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+    what = f"/{command}" if command else f"component {custom_id!r}"
+    return f"{what} in channel {interaction.channel_id} by user {interaction.user.id}"
+
+
+def user_message(error: BaseException) -> str | None:
+    """Return the one-line message for an error users may see, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    # A transformer that raised our error is reported with our message, not discord.py's.
+    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+        error = error.__cause__
+    if isinstance(error, TablehandError):
+        return error.message
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+        return str(error) or "You cannot use this command here."
+    return None
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer the user ephemerally: the error's own line, or an apology after logging the bug."""
+    message = user_message(error)
+    if message is None:
+        log.error("unexpected error in %s", describe(interaction), exc_info=error)
+        message = APOLOGY
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply for %s", describe(interaction))
