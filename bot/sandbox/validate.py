@@ -1,0 +1,209 @@
+"""Discord's limits on what a bot sends, answered with Discord's error bodies.
+
+Only the limits a table bot can plausibly hit: message and embed lengths, counts of
+embeds, fields, rows and buttons, duplicate custom ids, autocomplete choices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.sandbox.records import ACTION_ROW, BUTTON, COMPONENTS_V2, walk_components
+
+Path = tuple[str | int, ...]
+
+
+class FormErrors:
+    """Collect field errors and build Discord's nested `errors` object."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[Path, str, str]] = []
+
+    def add(self, path: Path, code: str, message: str) -> None:
+        self.items.append((path, code, message))
+
+    def max_length(self, path: Path, value: Any, limit: int) -> None:
+        if isinstance(value, str) and len(value) > limit:
+            self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+    def body(self) -> dict[str, Any] | None:
+        """Return the 400 body, or None when nothing was wrong."""
+        if not self.items:
+            return None
+        errors: dict[str, Any] = {}
+        for path, code, message in self.items:
+            node = errors
+            for part in path:
+                node = node.setdefault(str(part), {})
+            node.setdefault("_errors", []).append({"code": code, "message": message})
+        return {"message": "Invalid Form Body", "code": 50035, "errors": errors}
+
+
+def check_message(payload: dict[str, Any], *, creating: bool) -> dict[str, Any] | None:
+    """Return Discord's 400 body for a message create/edit payload, or None if it is valid."""
+    errors = FormErrors()
+    content = payload.get("content")
+    embeds = payload.get("embeds") or []
+    components = payload.get("components") or []
+    v2 = bool((payload.get("flags") or 0) & COMPONENTS_V2)
+    errors.max_length(("content",), content, 2000)
+    if len(embeds) > 10:
+        errors.add(("embeds",), "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+    total = 0
+    for i, embed in enumerate(embeds):
+        total += _check_embed(errors, ("embeds", i), embed)
+    if total > 6000:
+        errors.add(
+            ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
+        )
+    _check_components(errors, components, v2=v2)
+    body = errors.body()
+    if body:
+        return body
+    if creating and not (
+        content or embeds or components or payload.get("attachments") or payload.get("sticker_ids")
+    ):
+        return {"message": "Cannot send an empty message", "code": 50006}
+    return None
+
+
+def _check_embed(errors: FormErrors, path: Path, embed: dict[str, Any]) -> int:
+    size = 0
+    for key, limit in (("title", 256), ("description", 4096)):
+        value = embed.get(key)
+        errors.max_length((*path, key), value, limit)
+        size += len(value or "")
+    fields = embed.get("fields") or []
+    if len(fields) > 25:
+        errors.add((*path, "fields"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+    for j, f in enumerate(fields):
+        for key, limit in (("name", 256), ("value", 1024)):
+            value = f.get(key)
+            if value is None or value == "":
+                errors.add(
+                    (*path, "fields", j, key), "BASE_TYPE_REQUIRED", "This field is required"
+                )
+            errors.max_length((*path, "fields", j, key), value, limit)
+            size += len(value or "")
+    footer = (embed.get("footer") or {}).get("text")
+    errors.max_length((*path, "footer", "text"), footer, 2048)
+    author = (embed.get("author") or {}).get("name")
+    errors.max_length((*path, "author", "name"), author, 256)
+    return size + len(footer or "") + len(author or "")
+
+
+def _check_components(errors: FormErrors, components: list[dict[str, Any]], *, v2: bool) -> None:
+    if not v2 and len(components) > 5:
+        errors.add(("components",), "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+    seen: set[str] = set()
+    for i, row in enumerate(components):
+        if not v2 and row.get("type") != ACTION_ROW:
+            errors.add(
+                ("components", i, "type"),
+                "UNION_TYPE_CHOICES",
+                'Value of field "type" must be one of (1,).',
+            )
+            continue
+        children = row.get("components") or []
+        if row.get("type") == ACTION_ROW and len(children) > 5:
+            errors.add(
+                ("components", i, "components"),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 5 or fewer in length.",
+            )
+        for j, c in enumerate(children):
+            errors.max_length(("components", i, "components", j, "label"), c.get("label"), 80)
+            errors.max_length(
+                ("components", i, "components", j, "custom_id"), c.get("custom_id"), 100
+            )
+            if c.get("type") == BUTTON and not (
+                c.get("custom_id") or c.get("url") or c.get("sku_id")
+            ):
+                errors.add(
+                    ("components", i, "components", j, "custom_id"),
+                    "BASE_TYPE_REQUIRED",
+                    "This field is required",
+                )
+    for c in walk_components(components):
+        custom_id = c.get("custom_id")
+        if custom_id is None:
+            continue
+        if custom_id in seen:
+            errors.add(
+                ("components",),
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                "Component custom id cannot be duplicated",
+            )
+        seen.add(custom_id)
+
+
+def check_choices(choices: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Return Discord's 400 body for an autocomplete result, or None if it is valid."""
+    errors = FormErrors()
+    if len(choices) > 25:
+        errors.add(("data", "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+    for i, choice in enumerate(choices):
+        name = choice.get("name")
+        if not name:
+            errors.add(
+                ("data", "choices", i, "name"), "BASE_TYPE_REQUIRED", "This field is required"
+            )
+        errors.max_length(("data", "choices", i, "name"), name, 100)
+        errors.max_length(("data", "choices", i, "value"), choice.get("value"), 100)
+    return errors.body()
+
+
+def check_commands(commands: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Return Discord's 400 body for a bulk command overwrite, or None if it is valid."""
+    errors = FormErrors()
+    if len(commands) > 100:
+        errors.add((), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+    names: set[tuple[str, int]] = set()
+    for i, cmd in enumerate(commands):
+        key = (cmd.get("name", ""), cmd.get("type", 1))
+        if key in names:
+            errors.add(
+                (i, "name"),
+                "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                "Application command names must be unique",
+            )
+        names.add(key)
+        _check_command(errors, (i,), cmd)
+    return errors.body()
+
+
+def _check_command(errors: FormErrors, path: Path, cmd: dict[str, Any]) -> None:
+    name = cmd.get("name") or ""
+    if not name or len(name) > 32 or (cmd.get("type", 1) == 1 and name != name.lower()):
+        errors.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    if cmd.get("type", 1) == 1 or "type" not in cmd:
+        description = cmd.get("description") or ""
+        if not 1 <= len(description) <= 100:
+            errors.add(
+                (*path, "description"),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            )
+    options = cmd.get("options") or []
+    if len(options) > 25:
+        errors.add((*path, "options"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+    optional_seen = False
+    for k, option in enumerate(options):
+        if option.get("type") in (1, 2):
+            _check_command(errors, (*path, "options", k), option | {"type": 1})
+            continue
+        if option.get("required"):
+            if optional_seen:
+                errors.add(
+                    (*path, "options", k, "required"),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options",
+                )
+        else:
+            optional_seen = True
+        if len(option.get("choices") or []) > 25:
+            errors.add(
+                (*path, "options", k, "choices"),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 25 or fewer in length.",
+            )
