@@ -1,0 +1,92 @@
+"""Plain-text rendering of messages for the terminal and for test failures."""
+
+from bot.sandbox.records import CHANNEL_PINNED_MESSAGE, EPHEMERAL, LOADING, StoredMessage
+from bot.sandbox.render import render_message
+from bot.sandbox.world import Guild
+
+GUILD = Guild()
+BOT = GUILD.bot_user
+ALICE = GUILD.member_named("alice")
+
+
+def message(**kw: object) -> StoredMessage:
+    return StoredMessage(id=1 << 40, channel_id=1, guild_id=GUILD.id, author=BOT, **kw)
+
+
+def names(kind: str, id: int) -> str | None:
+    member = GUILD.members.get(id)
+    return member.name if kind == "user" and member else None
+
+
+def button(label: str, custom_id: str, **kw: object) -> dict:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id, **kw}
+
+
+def test_content_embed_and_numbered_buttons() -> None:
+    """A tracker renders its embed lines and its buttons numbered from 1."""
+    msg = message(
+        embeds=[
+            {
+                "title": "Round 1",
+                "description": "Declaration",
+                "fields": [{"name": "Goblin", "value": "Grit 30"}],
+                "footer": {"text": "GM: gm"},
+            }
+        ],
+        components=[
+            {"type": 1, "components": [button("Next", "n"), button("Wait", "w", disabled=True)]}
+        ],
+    )
+    assert render_message(msg) == (
+        "Tablehand\n"
+        "  | ** Round 1 **\n"
+        "  | Declaration\n"
+        "  | Goblin: Grit 30\n"
+        "  | -- GM: gm\n"
+        "  [1 Next] [2 Wait (off)]"
+    )
+
+
+def test_an_ephemeral_reply_says_only_you_can_see_it() -> None:
+    """Ephemeral messages are marked for the reader."""
+    text = render_message(message(content="No encounter.", flags=EPHEMERAL))
+    assert text.splitlines()[0] == "Tablehand (only you can see this)"
+
+
+def test_mentions_show_names() -> None:
+    """<@id> renders as @name."""
+    text = render_message(message(content=f"<@{ALICE.id}> acts"), names=names)
+    assert "@alice acts" in text
+
+
+def test_a_thinking_message_says_so() -> None:
+    """A deferred response shows that the bot is thinking."""
+    assert "Tablehand is thinking..." in render_message(message(flags=LOADING))
+
+
+def test_a_pin_notice_is_one_line() -> None:
+    """Discord's "pinned a message" notice renders as a single line."""
+    assert (
+        render_message(message(type=CHANNEL_PINNED_MESSAGE))
+        == "* Tablehand pinned a message to this channel."
+    )
+
+
+def test_buttons_are_numbered_across_rows_and_containers() -> None:
+    """Numbering continues across action rows and components-v2 containers."""
+    msg = message(
+        components=[
+            {"type": 1, "components": [button("A", "a")]},
+            {
+                "type": 17,
+                "components": [
+                    {"type": 10, "content": "Inside"},
+                    {"type": 1, "components": [button("B", "b")]},
+                ],
+            },
+        ]
+    )
+    assert render_message(msg).splitlines()[1:] == ["  [1 A]", "  | Inside", "  | [2 B]"]
+    assert [b["label"] for b in msg.buttons] == ["A", "B"]
+    assert msg.find_button(2)["custom_id"] == "b"
+    assert msg.find_button("a")["label"] == "A"

@@ -1,0 +1,71 @@
+"""Discord's limits on what the bot sends, with Discord's error bodies."""
+
+from bot.sandbox.validate import check_choices, check_commands, check_message
+
+
+def test_a_valid_message_passes() -> None:
+    """Content, an embed and a row of buttons within limits is accepted."""
+    payload = {
+        "content": "hi",
+        "embeds": [{"title": "t", "fields": [{"name": "a", "value": "b"}]}],
+        "components": [
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "Next", "custom_id": "n"}]}
+        ],
+    }
+    assert check_message(payload, creating=True) is None
+
+
+def test_content_over_2000_characters_is_refused() -> None:
+    """Too long content gets 50035 with the field path."""
+    body = check_message({"content": "x" * 2001}, creating=True)
+    assert body["code"] == 50035
+    assert body["errors"]["content"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+
+
+def test_an_empty_message_is_refused() -> None:
+    """A message with nothing in it gets 50006."""
+    assert check_message({"content": ""}, creating=True)["code"] == 50006
+
+
+def test_an_edit_may_leave_content_out() -> None:
+    """An edit with no fields is not an empty message."""
+    assert check_message({}, creating=False) is None
+
+
+def test_a_long_embed_field_is_refused_with_its_path() -> None:
+    """A field value over 1024 characters names embeds.0.fields.0.value."""
+    body = check_message(
+        {"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, creating=True
+    )
+    assert "_errors" in body["errors"]["embeds"]["0"]["fields"]["0"]["value"]
+
+
+def test_duplicate_custom_ids_are_refused() -> None:
+    """Two buttons with one custom_id are refused."""
+    button = {"type": 2, "style": 1, "label": "A", "custom_id": "same"}
+    payload = {"components": [{"type": 1, "components": [button, dict(button)]}]}
+    assert check_message(payload, creating=True)["code"] == 50035
+
+
+def test_six_buttons_in_a_row_are_refused() -> None:
+    """An action row holds at most five buttons."""
+    row = [{"type": 2, "style": 1, "label": str(i), "custom_id": str(i)} for i in range(6)]
+    assert check_message({"components": [{"type": 1, "components": row}]}, creating=True)
+
+
+def test_more_than_25_choices_are_refused() -> None:
+    """Autocomplete answers at most 25 choices."""
+    assert check_choices([{"name": str(i), "value": str(i)} for i in range(26)])
+
+
+def test_a_required_option_after_an_optional_one_is_refused() -> None:
+    """Command sync rejects required options placed after optional ones."""
+    command = {
+        "name": "x",
+        "description": "d",
+        "options": [
+            {"type": 3, "name": "a", "description": "a"},
+            {"type": 3, "name": "b", "description": "b", "required": True},
+        ],
+    }
+    assert check_commands([command])["code"] == 50035
