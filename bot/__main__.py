@@ -60,7 +60,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", metavar="{run,sandbox}")
     sub.add_parser("run", help="connect to Discord with DISCORD_TOKEN")
-    sub.add_parser("sandbox", help="play in this terminal against a local loopback Discord")
+    sandbox = sub.add_parser("sandbox", help="play in this terminal against a local loopback Discord")
+    sandbox.add_argument("--db", help="the sandbox's database (default: tablehand-sandbox.db)")
+    sandbox.add_argument("--as", dest="user", default="gm", help="who you are at first (default: gm)")
+    sandbox.add_argument("--channel", default="table-1", help="where you start (default: table-1)")
+    sandbox.add_argument(
+        "--extension",
+        action="append",
+        default=[],
+        help="load this extension too, e.g. a test cog (repeatable)",
+    )
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
@@ -71,7 +80,13 @@ def main(argv: list[str] | None = None) -> int:
     if command == "sandbox":
         from bot.sandbox.terminal import run_sandbox
 
-        return run_sandbox(settings)
+        return run_sandbox(
+            settings,
+            extensions=getattr(args, "extension", []),
+            db_path=getattr(args, "db", None),
+            user=getattr(args, "user", "gm"),
+            channel=getattr(args, "channel", "table-1"),
+        )
     return run(settings)
 
 
