@@ -84,3 +84,21 @@ def test_ctrl_c_stops_the_sandbox_cleanly(sandbox: pexpect.spawn) -> None:
     assert "Traceback" not in (sandbox.before or "")
     sandbox.close()
     assert sandbox.exitstatus == 0
+
+
+def test_without_a_token_tablehand_starts_the_sandbox(tmp_path: Path) -> None:
+    """`python -m bot` with no DISCORD_TOKEN (and no .env) opens the terminal sandbox."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TABLEHAND_"))}
+    env |= {"TERM": "dumb", "PYTHONPATH": str(ROOT), "TABLEHAND_DB": str(tmp_path / "t.db")}
+    child = pexpect.spawn(
+        sys.executable, ["-m", "bot"], cwd=str(tmp_path), env=env, encoding="utf-8", timeout=20
+    )
+    try:
+        child.expect_exact("You are gm in #table-1.")
+        child.expect_exact("gm@table-1> ")
+        child.sendline(":quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert (tmp_path / "t.db").exists()

@@ -1,0 +1,44 @@
+"""The bot as its own process against the loopback Discord (restarts, kills, load work)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.sandbox.client import SandboxTable
+from bot.sandbox.harness import BotProcess
+from bot.sandbox.server import LoopbackDiscord
+
+
+async def test_python_m_bot_logs_in_syncs_and_stops_on_sigint(
+    server: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """`python -m bot run` with the sandbox environment identifies, syncs, and exits 0 on Ctrl-C."""
+    proc = await BotProcess.start(server, db_path=tmp_path / "bot.db")
+    try:
+        assert server.stats.identifies == 1
+        assert (
+            server.count_calls("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+            == 1
+        )
+        assert (tmp_path / "bot.db").exists()
+    finally:
+        code = await proc.stop()
+    assert code == 0, proc.log_tail()
+
+
+async def test_a_killed_bot_process_is_replaced_and_answers(
+    server: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """After SIGKILL a new bot process identifies afresh and answers commands."""
+    table = SandboxTable(server)
+    args = ("-m", "bot.sandbox.bare")
+    first = await BotProcess.start(server, db_path=tmp_path / "bare.db", args=args)
+    assert (await table.user("alice").run("/ping")).content == "ok"
+    assert await first.kill() != 0
+    second = await BotProcess.start(server, db_path=tmp_path / "bare.db", args=args)
+    try:
+        reply = await table.user("bob").run("/ping")
+        assert reply.ephemeral and reply.content == "ok"
+        assert server.stats.identifies == 2
+    finally:
+        await second.stop()
