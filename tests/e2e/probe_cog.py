@@ -149,6 +149,19 @@ class Probe(commands.GroupCog, group_name="probe", group_description="Sandbox pr
                 f"{error.status} {error.code} {error.text}", ephemeral=True
             )
 
+    @app_commands.command(name="whoami", description="Describe the invoker's rights here.")
+    async def whoami(self, interaction: discord.Interaction) -> None:
+        member = interaction.user
+        assert isinstance(member, discord.Member)
+        perms, app = interaction.permissions, interaction.app_permissions
+        roles = ",".join(r.name for r in member.roles if not r.is_default()) or "-"
+        await interaction.response.send_message(
+            f"{member.name} roles={roles} manage_channels={perms.manage_channels} "
+            f"manage_guild={perms.manage_guild} bot_can_pin={app.pin_messages} "
+            f"channel={interaction.channel.name} locale={interaction.locale.value}",
+            ephemeral=True,
+        )
+
     @app_commands.command(name="mention", description="Echo text with a mention, pinging no one.")
     async def mention(self, interaction: discord.Interaction, who: discord.Member) -> None:
         await interaction.response.send_message(

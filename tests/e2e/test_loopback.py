@@ -259,3 +259,40 @@ async def test_the_bare_bot_answers_every_command_ephemerally(make_table) -> Non
     assert [c.route for c in reply.rest_calls] == [
         "/interactions/{interaction_id}/{interaction_token}/callback"
     ]
+
+
+@pytest.mark.parametrize(
+    ("who", "expected"),
+    [
+        ("alice", "alice roles=- manage_channels=False manage_guild=False bot_can_pin=True"),
+        ("admin", "admin roles=Moderator manage_channels=True manage_guild=True bot_can_pin=True"),
+    ],
+)
+async def test_interactions_carry_the_members_permissions(
+    table: SandboxTable, who: str, expected: str
+) -> None:
+    """The bot sees the invoker's roles and channel permissions, and its own app permissions."""
+    reply = await table.user(who).run("/probe whoami", channel="table-3")
+    assert reply.content == f"{expected} channel=table-3 locale=en-US"
+
+
+async def test_channel_messages_through_discord_py(make_table) -> None:
+    """send, fetch, edit, history, pin, pins, unpin and delete work as on Discord."""
+    table = await make_table(bot="probe")
+    bot = table.bot
+    channel = bot.get_channel(table.channel("table-2").id)
+    sent = await channel.send("first", embed=discord.Embed(title="T"))
+    fetched = await channel.fetch_message(sent.id)
+    assert (fetched.content, fetched.embeds[0].title) == ("first", "T")
+    edited = await sent.edit(content="second")
+    assert edited.content == "second" and edited.edited_at is not None
+    assert [m.content async for m in channel.history(limit=5)] == ["second"]
+    await sent.pin()
+    assert [m.id async for m in channel.pins()] == [sent.id]
+    await sent.unpin()
+    assert [m async for m in channel.pins()] == []
+    await sent.delete()
+    stored = table.server.messages[sent.id]
+    assert stored.deleted and [r.content for r in stored.edits] == ["first"]
+    with pytest.raises(discord.NotFound):
+        await channel.fetch_message(sent.id)
