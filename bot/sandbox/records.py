@@ -300,7 +300,8 @@ class RestCall:
         return f"{self.method} {self.route}"
 
     def __str__(self) -> str:
-        return f"{self.method} {self.path} -> {self.status}"
+        # Route templates keep interaction tokens (long, random) out of reports.
+        return f"{self.method} {self.route if self.route != '?' else self.path} -> {self.status}"
 
 
 @dataclass

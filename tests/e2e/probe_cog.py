@@ -6,6 +6,7 @@ or into `ProbeBot`, a plain discord.py bot with the same error contract.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Literal
 
 import discord
@@ -47,6 +48,17 @@ class CounterView(discord.ui.View):
                 item.disabled = True
         await interaction.edit_original_response(content=f"Final count: {self.count}", view=self)
         self.stop()
+
+
+class NoteModal(discord.ui.Modal, title="Leave a note"):
+    """A one-field form; submitting it answers with what was typed."""
+
+    note: discord.ui.TextInput[NoteModal] = discord.ui.TextInput(
+        label="Note", custom_id="probe:note"
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"noted {self.note.value}")
 
 
 class Probe(commands.GroupCog, group_name="probe", group_description="Sandbox probes (tests only)"):
@@ -149,6 +161,10 @@ class Probe(commands.GroupCog, group_name="probe", group_description="Sandbox pr
                 f"{error.status} {error.code} {error.text}", ephemeral=True
             )
 
+    @app_commands.command(name="form", description="Open a form.")
+    async def form(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NoteModal())
+
     @app_commands.command(name="whoami", description="Describe the invoker's rights here.")
     async def whoami(self, interaction: discord.Interaction) -> None:
         member = interaction.user
@@ -181,10 +197,11 @@ class ProbeTree(app_commands.CommandTree):
             if isinstance(original, TablehandError)
             else "Sorry, something went wrong."
         )
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
+        with contextlib.suppress(discord.HTTPException):  # the reply itself may be refused
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
 
 
 class ProbeBot(commands.Bot):

@@ -296,3 +296,12 @@ async def test_channel_messages_through_discord_py(make_table) -> None:
     assert stored.deleted and [r.content for r in stored.edits] == ["first"]
     with pytest.raises(discord.NotFound):
         await channel.fetch_message(sent.id)
+
+
+async def test_a_modal_is_opened_and_submitted(table: SandboxTable) -> None:
+    """A command may answer with a form (type 9); submitting it reaches the modal's handler."""
+    alice = table.user("alice")
+    opened = await alice.run("/probe form")
+    assert opened.type == 9 and opened.record.modal["title"] == "Leave a note"
+    submitted = await alice.submit_modal(opened, {"probe:note": "hello"})
+    assert submitted.content == "noted hello"
