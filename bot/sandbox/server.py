@@ -75,7 +75,7 @@ DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBE
 )
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
 # Intents the server honours when deciding which events to send.
-INTENT_GUILDS, INTENT_GUILD_MESSAGES = 1 << 0, 1 << 9
+INTENT_GUILDS, INTENT_MEMBERS, INTENT_GUILD_MESSAGES = 1 << 0, 1 << 1, 1 << 9
 
 P = discord.Permissions
 SEND = P(send_messages=True).value
@@ -84,8 +84,6 @@ READ_HISTORY = P(read_message_history=True).value
 MANAGE_MESSAGES = P(manage_messages=True).value
 PIN = P(pin_messages=True).value
 VIEW = P(view_channel=True).value
-
-Predicate = Callable[[], T | None]
 
 
 class SandboxError(Exception):
@@ -1670,6 +1668,36 @@ class LoopbackDiscord:
             self.dispatch("CHANNEL_CREATE", channel.payload(self.guild.id), intent=INTENT_GUILDS)
         return added
 
+    def add_member(self, username: str, *, roles: Iterable[str] = ()) -> Member:
+        """Add a person (e.g. a third player) with named roles; a running bot gets GUILD_MEMBER_ADD."""
+        role_ids = []
+        for name in roles:
+            role = self.guild.role_named(name)
+            if role is None:
+                raise SandboxError(f"no role {name!r}")
+            role_ids.append(role.id)
+        member = self.guild.add_member(username, global_name=username.capitalize(), roles=role_ids)
+        self.dispatch(
+            "GUILD_MEMBER_ADD",
+            member.payload() | {"guild_id": str(self.guild.id)},
+            intent=INTENT_MEMBERS,
+        )
+        return member
+
+    def give_role(self, member: Member | str, role: str) -> None:
+        """Give a member a role (e.g. the GM role); a running bot gets GUILD_MEMBER_UPDATE."""
+        member = self.member(member)
+        found = self.guild.role_named(role)
+        if found is None:
+            raise SandboxError(f"no role {role!r}")
+        if found.id not in member.roles:
+            member.roles.append(found.id)
+        self.dispatch(
+            "GUILD_MEMBER_UPDATE",
+            member.payload() | {"guild_id": str(self.guild.id)},
+            intent=INTENT_MEMBERS,
+        )
+
 
 class _Reply(Exception):
     """Answer the current REST call with this status and Discord error body."""
@@ -1677,8 +1705,3 @@ class _Reply(Exception):
     def __init__(self, status: int, body: dict[str, Any]) -> None:
         super().__init__(body.get("message"))
         self.status, self.body = status, body
-
-
-def people(server: LoopbackDiscord) -> Iterable[Member]:
-    """Return the members a person can act as."""
-    return server.guild.people()

@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import aiohttp
 import discord
 import pytest
 
 from bot.sandbox.client import SandboxTable, SandboxTimeout, UsageError
-from bot.sandbox.server import RateLimitConfig
+from bot.sandbox.server import LoopbackDiscord, RateLimitConfig
 
 
 def tree_command_names(bot: discord.Client, guild_id: int) -> set[str]:
@@ -305,3 +306,41 @@ async def test_a_modal_is_opened_and_submitted(table: SandboxTable) -> None:
     assert opened.type == 9 and opened.record.modal["title"] == "Leave a note"
     submitted = await alice.submit_modal(opened, {"probe:note": "hello"})
     assert submitted.content == "noted hello"
+
+
+async def test_the_rate_limiter_answers_429_in_discords_shape(server: LoopbackDiscord) -> None:
+    """A client that ignores the headers gets a 429 with Retry-After, scope and Via, and it is counted."""
+    server.rate_limits = RateLimitConfig(message_edit=(2, 30.0))
+    channel = server.channel("table-1")
+    msg = server.create_message(channel, server.bot_user, {"content": "x"})
+    url = f"{server.api_base}/channels/{channel.id}/messages/{msg.id}"
+    headers = {"Authorization": "Bot sandbox-token"}
+    async with aiohttp.ClientSession() as http:
+        statuses = []
+        for n in range(3):
+            async with http.patch(url, json={"content": str(n)}, headers=headers) as response:
+                statuses.append(response.status)
+                last = response
+                body = await response.json()
+    assert statuses == [200, 200, 429]
+    assert last.headers["Content-Type"] == "application/json"
+    assert last.headers["Via"] and last.headers["X-RateLimit-Scope"] == "user"
+    assert int(last.headers["Retry-After"]) >= 1 and body["retry_after"] > 0
+    assert server.stats.rate_limited == 1
+
+
+async def test_a_rest_call_without_the_bot_token_is_unauthorized(server: LoopbackDiscord) -> None:
+    """Bot routes need `Authorization: Bot …`; the answer is Discord's 401 body."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"{server.api_base}/users/@me") as response,
+    ):
+        assert response.status == 401
+        assert await response.json() == {"message": "401: Unauthorized", "code": 0}
+
+
+async def test_a_new_member_can_act_at_once(table: SandboxTable) -> None:
+    """A person added during the test runs commands with their roles."""
+    table.server.add_member("carol", roles=["GM"])
+    reply = await table.user("carol").run("/probe whoami")
+    assert reply.content.startswith("carol roles=GM ")
