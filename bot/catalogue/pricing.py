@@ -763,7 +763,7 @@ def _range(build: _Build, name: str, value: str | None) -> None:
     if value in ("touch", "self", "melee"):
         build.add(name, value or "", 0, f"{value} = free", "SRD Pricing Rules 3) Range")
         return
-    _table(build, name, value, "range")
+    _table(build, name, value, "range", what="range")
 
 
 def _radius(build: _Build, name: str, value: str | None) -> None:

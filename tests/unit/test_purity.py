@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PURE_PACKAGES = [ROOT / "bot" / "rules"]
+PURE_PACKAGES = [ROOT / "bot" / "rules", ROOT / "bot" / "catalogue"]
 FORBIDDEN = {"discord", "aiosqlite", "sqlite3", "aiohttp"}
 
 

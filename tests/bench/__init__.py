@@ -1,0 +1,1 @@
+"""Benchmarks: not collected by pytest; run each module with python -m."""
