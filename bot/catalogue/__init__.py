@@ -15,7 +15,9 @@ from bot.catalogue.pricing import (
     curve_target,
     judge,
     movement_progression,
+    pp_target,
     price,
+    resolve_type,
     special_cost,
     special_cost_table,
 )
@@ -39,7 +41,9 @@ __all__ = [
     "load_catalogue",
     "movement_progression",
     "normalise",
+    "pp_target",
     "price",
+    "resolve_type",
     "special_cost",
     "special_cost_table",
 ]

@@ -8,7 +8,6 @@ pass over pre-normalised keys.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -16,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
 
 from bot.catalogue.models import Catalogue
+from bot.catalogue.names import normalise, spellings
 from bot.catalogue.views import Entry, all_entries, display_name, entry_id
 from bot.errors import BadInput, NotFound
 
@@ -50,7 +50,6 @@ FUZZY_MIN_LENGTH = 3  # shorter queries only match by prefix or substring
 FUZZY_POOL = 40  # candidates rapidfuzz hands to the re-ranking
 MAX_CHOICES = 25  # Discord's autocomplete limit
 MAX_CHOICE_LENGTH = 100  # Discord's limit for a choice's name and value
-_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
 
 Kinds = str | Collection[str] | None
 
@@ -62,22 +61,6 @@ class Choice(BaseModel):
 
     name: str = Field(min_length=1, max_length=MAX_CHOICE_LENGTH)
     value: str = Field(min_length=1, max_length=MAX_CHOICE_LENGTH)
-
-
-def normalise(text: str) -> str:
-    """Fold a name for comparison: lower-case, no accents, words split by single spaces."""
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(c for c in folded if not unicodedata.combining(c))
-    words = "".join(c if c.isalnum() else " " for c in plain).split()
-    return " ".join(words)
-
-
-def _spellings(name: str) -> set[str]:
-    """Return a name's keys: the folded form, plus 'ae/oe/ue' for German umlauts."""
-    keys = {normalise(name)}
-    if any(c in name.casefold() for c in "äöü"):
-        keys.add(normalise(name.casefold().translate(_UMLAUTS)))
-    return keys - {""}
 
 
 @dataclass(frozen=True)
@@ -104,11 +87,11 @@ class Lookup:
         self._base: dict[str, list[int]] = {}
         for i, entry in enumerate(self._entries):
             names = (
-                _spellings(display_name(entry))
-                | _spellings(entry.name)
-                | _spellings(entry.key.replace("_", " "))
+                spellings(display_name(entry))
+                | spellings(entry.name)
+                | spellings(entry.key.replace("_", " "))
             )
-            aliases = set().union(*(_spellings(alias) for alias in entry.aliases)) - names
+            aliases = set().union(*(spellings(alias) for alias in entry.aliases)) - names
             keys += [(text, i, False) for text in sorted(names)]
             keys += [(text, i, True) for text in sorted(aliases)]
             self._base.setdefault(normalise(entry.name), []).append(i)
@@ -200,11 +183,8 @@ class Lookup:
     def _fuzzy(
         self, text: str, index: _Index, cutoff: float, *, penalise: bool = True
     ) -> list[int]:
-        """Return entries by fuzzy score (best first), distinct, at or above the cutoff.
-
-        Ties of WRatio (common for token matches) go to the closer plain ratio,
-        then to the earlier kind.
-        """
+        """Return entries by fuzzy score (best first), distinct, at or above the cutoff."""
+        # WRatio ties often (token matches); the closer plain ratio, then the kind, decides.
         if len(text) < FUZZY_MIN_LENGTH:
             return []
         hits = process.extract(
@@ -261,10 +241,8 @@ def _kinds(kind: Kinds) -> frozenset[str] | None:
 
 
 def _shorter_penalty(text: str, choice: str, score: float) -> float:
-    """Lower the score of a key much shorter than the query ("aoe" inside "instant aoe").
-
-    WRatio scores a short key found inside a long query as a near-perfect partial
-    match; a name that covers most of the query should win instead.
-    """
+    """Lower the score of a key much shorter than the query ("aoe" inside "instant aoe")."""
+    # WRatio scores a short key inside a long query as a near-perfect partial match;
+    # a name covering most of the query should win instead.
     ratio = len(choice) / len(text)
     return score if ratio >= 0.7 else score * ratio / 0.7

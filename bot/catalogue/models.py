@@ -12,7 +12,7 @@ import string
 from collections.abc import Iterable
 from itertools import pairwise
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -649,11 +649,11 @@ class PerLevelLevels(Model):
 
 
 class CostedLevels(Model):
-    """Rows of a cost table bought level by level (DR, Phasing, Special Aura…).
+    """Rows of a cost table bought level by level (DR, Phasing, Special Aura…)."""
 
-    Without `values` each level takes the costliest row its curve affords; with
-    them, the SRD's own choice per level (null = nothing yet) is kept as written.
-    """
+    # Without `values` each level takes the costliest row its curve affords; with
+    # them, the SRD's own pick per level (null = nothing yet) is kept as written,
+    # since the SRD does not always buy the most it could (Special Aura).
 
     kind: Literal["costed"]
     table: Key
@@ -874,6 +874,11 @@ class SummonsFile(Model):
 # ---------------------------------------------------------------- the whole catalogue
 
 
+_Keyed = TypeVar(
+    "_Keyed", "PowerType", "Special", "MovementType", "CostTable", "Rate", "CatalogueEntry"
+)
+
+
 class Catalogue(Model):
     """Every data file, validated and cross-checked: the bot loads this once at start-up."""
 
@@ -886,27 +891,35 @@ class Catalogue(Model):
 
     def power_type(self, key: str) -> PowerType:
         """Return a power type by key ('active', 'active_buff'…)."""
-        return next(t for t in self.power_types.types if t.key == key)
+        return _by_key(self.power_types.types, key, "power type")
 
     def special(self, key: str) -> Special:
         """Return a Special by key ('ruin', 'stunned'…)."""
-        return next(s for s in self.specials.specials if s.key == key)
+        return _by_key(self.specials.specials, key, "Special")
 
     def movement_type(self, key: str) -> MovementType:
         """Return a movement type by key ('teleport'…)."""
-        return next(t for t in self.movement.types if t.key == key)
+        return _by_key(self.movement.types, key, "movement type")
 
     def cost_table(self, key: str) -> CostTable:
         """Return a cost table by key ('instant_attack_aoe'…)."""
-        return next(t for t in self.tables.cost_tables if t.key == key)
+        return _by_key(self.tables.cost_tables, key, "cost table")
 
     def rate(self, key: str) -> Rate:
         """Return a per-unit rate by key ('damage_d8'…)."""
-        return next(r for r in self.tables.rates if r.key == key)
+        return _by_key(self.tables.rates, key, "rate")
 
     def entry(self, kind: str, key: str) -> CatalogueEntry:
         """Return a catalogue entry by kind and key ('reaction', 'armor')."""
-        return next(e for e in self.entries.entries if e.kind == kind and e.key == key)
+        entries = [e for e in self.entries.entries if e.kind == kind]
+        return _by_key(entries, key, f"{kind} entry")
+
+
+def _by_key(items: Iterable[_Keyed], key: str, what: str) -> _Keyed:
+    for item in items:
+        if item.key == key:
+            return item
+    raise KeyError(f"no {what} {key!r} in the catalogue")
 
 
 FILES: dict[str, type[Model]] = {

@@ -27,9 +27,9 @@ from bot.catalogue.models import (
     SummonStats,
     triangular,
 )
+from bot.catalogue.names import normalise
 from bot.errors import BadInput
 
-Verdict = str  # "on_curve" | "under" | "over"
 CURVED_TYPES: tuple[CurvedTypeKey, ...] = ("active", "active_buff", "reaction", "passive")
 COST_TABLE_X = range(1, 11)  # the SRD's Special cost tables run X = 1–10
 
@@ -74,15 +74,15 @@ def check_level(level: int) -> int:
 def curved_type(catalogue: Catalogue, type_key: str) -> PowerType:
     """Return a power type that has a curve, or raise BadInput (Movement has none)."""
     keys = [t.key for t in catalogue.power_types.types]
-    if type_key not in keys:
+    movement = {t.key for t in catalogue.movement.types} | {"movement"}
+    if type_key not in keys and type_key not in movement:
         raise BadInput(f"Unknown power type '{type_key}'. Types: {', '.join(keys)}.")
-    power_type = catalogue.power_type(type_key)
-    if power_type.base_curve is None:
+    if type_key in movement or catalogue.power_type(type_key).base_curve is None:
         raise BadInput(
             "Movement powers have no PP curve: look up a movement type for its distance "
             "progression and cap."
         )
-    return power_type
+    return catalogue.power_type(type_key)
 
 
 def curve_target(
@@ -240,6 +240,34 @@ def movement_progression(
         at_level=None if level is None else tuple(row.cells[level - 1] for row in rows),
         note=movement.note,
     )
+
+
+def resolve_type(catalogue: Catalogue, text: str) -> str:
+    """Return the key of a power type or movement type named loosely ('Active Buff', 'flug')."""
+    wanted = normalise(text)
+    named: list[PowerType | MovementType] = [
+        *catalogue.power_types.types,
+        *catalogue.movement.types,
+    ]
+    for item in named:
+        names = {item.key.replace("_", " "), item.name, *item.aliases}
+        if wanted in {normalise(name) for name in names}:
+            return item.key
+    choices = ", ".join(t.key for t in catalogue.power_types.types)
+    raise BadInput(f"Unknown power type '{text[:40]}'. Types: {choices}, or a movement type.")
+
+
+def pp_target(
+    catalogue: Catalogue, type_name: str, level: int, *, charged: bool = False
+) -> CurveTarget | MovementProgression:
+    """Answer `/pp type level`: a curve target, or a movement type's progression and cap."""
+    key = resolve_type(catalogue, type_name)
+    if key == "movement":
+        types = ", ".join(t.name for t in catalogue.movement.types)
+        raise BadInput(f"Movement powers have no PP curve; name a movement type: {types}.")
+    if key in CURVED_TYPES:
+        return curve_target(catalogue, key, level, charged=charged)
+    return movement_progression(catalogue, key, level)
 
 
 # ---------------------------------------------------------------- Specials
@@ -977,7 +1005,7 @@ def price(
 ) -> PriceBreakdown:
     """Price a build from components ('damage:2d8 range:16 ruin:2 charged') against a curve."""
     if type_key is not None:
-        curved_type(catalogue, type_key)
+        type_key = curved_type(catalogue, resolve_type(catalogue, type_key)).key
     if level is not None:
         check_level(level)
     if level is not None and type_key is None:

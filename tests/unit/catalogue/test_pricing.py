@@ -14,7 +14,9 @@ from bot.catalogue.pricing import (
     fitting_level,
     judge,
     movement_progression,
+    pp_target,
     price,
+    resolve_type,
     special_cost,
     special_cost_table,
     upgrade_tokens,
@@ -375,3 +377,51 @@ def test_the_parser_prices_or_refuses(text: str) -> None:
         assert "\n" not in error.message
     else:
         assert breakdown.total_pp >= 0
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Active Buff", "active_buff"),
+        ("buff", "active_buff"),
+        ("active-buff", "active_buff"),
+        ("REACTION", "reaction"),
+        ("Passiv", "passive"),
+        ("teleport", "teleport"),
+        ("Flug", "flight"),
+        ("Wall Walk", "wall_walk"),
+    ],
+)
+def test_resolve_type(catalogue: Catalogue, text: str, key: str) -> None:
+    """A power or movement type typed loosely is not recognised."""
+    assert resolve_type(catalogue, text) == key
+
+
+def test_pp_target_for_a_power_type(catalogue: Catalogue) -> None:
+    """`/pp type level` does not give the curve target for a power type."""
+    target = pp_target(catalogue, "Active Buff", 5, charged=True)
+    assert (target.base_pp, target.target_pp, target.tolerance_pp) == (160, 170, 5)
+
+
+def test_pp_target_for_a_movement_type(catalogue: Catalogue) -> None:
+    """`/pp type level` does not give a movement type's progression and cap."""
+    progression = pp_target(catalogue, "Ground Dash", 13)
+    assert progression.at_level == ("34 m",)
+    assert progression.cap == "34 m"
+
+
+def test_pp_target_for_movement_names_the_types(catalogue: Catalogue) -> None:
+    """`/pp movement` does not say to name a movement type."""
+    with pytest.raises(BadInput, match="no PP curve; name a movement type: Ground Dash"):
+        pp_target(catalogue, "movement", 4)
+
+
+def test_pricing_against_a_movement_type_is_refused(catalogue: Catalogue) -> None:
+    """A build priced against a movement type gets a curve instead of an explanation."""
+    with pytest.raises(BadInput, match="Movement powers have no PP curve"):
+        price(catalogue, "damage:1d8", "teleport", 2)
+
+
+def test_price_accepts_loose_type_names(catalogue: Catalogue) -> None:
+    """`/pp price` does not accept 'Active Buff' as the type."""
+    assert price(catalogue, "armor:5", "Active Buff", 1).check.verdict == "on_curve"
