@@ -308,8 +308,16 @@ class MovementType(Model):
     pricing_logic: Text
     approx_pp_per_m: PP | None
     path_notes: Text
+    cap: Name
     rows: Annotated[tuple[ProgressionRow, ...], Field(min_length=1)]
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _cap_matches_rows(self) -> MovementType:
+        for row in self.rows:
+            if row.format(row.cap) not in self.cap:
+                raise ValueError(f"cap {self.cap!r} does not name the {row.label} cap {row.cap}")
+        return self
 
     @property
     def kind(self) -> str:
@@ -318,13 +326,6 @@ class MovementType(Model):
     @property
     def section(self) -> str:
         return "Movement Type Pricing and Caps; Movement Distance Progressions"
-
-    @property
-    def cap(self) -> str:
-        """Return the Level 16 cap as the SRD writes it: '28 m horizontal / 14 m vertical'."""
-        if len(self.rows) == 1 and self.rows[0].label == "Distance":
-            return self.rows[0].format(self.rows[0].cap)
-        return " / ".join(f"{row.format(row.cap)} {row.label.lower()}" for row in self.rows)
 
 
 class MovementFile(Model):

@@ -112,7 +112,7 @@ MOVEMENT_CAPS: dict[str, str] = {
     "wall_walk": "28 m",
     "burrow": "16 m",
     "phase_passage": "8 m material thickness",
-    "trample": "24 m path / 8d8 damage",
+    "trample": "24 m path / 8d8 contact damage",
 }
 
 # "Passive Special Aura Progression", CALCULATION: (level, radius m or None, PP, target)
