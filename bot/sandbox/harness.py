@@ -214,13 +214,26 @@ class BotProcess:
             return "(no log)"
 
     async def stop(self, timeout: float = 10.0) -> int:
-        """Ask the bot to stop (SIGINT, as Ctrl-C would) and wait for it."""
-        if self.process.returncode is None:
+        """Ask the bot to stop as Ctrl-C would, and wait for it (SIGKILL after `timeout`).
+
+        A second SIGINT follows after a moment: on Python 3.11 the first one, which only
+        cancels the main task, can be lost in discord.py's start-up (`wait_for` swallows a
+        cancellation racing its result); asyncio turns the second into KeyboardInterrupt.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        for grace in (2.0, timeout):
+            if self.process.returncode is not None:
+                break
             self.process.send_signal(signal.SIGINT)
             try:
-                await asyncio.wait_for(self.process.wait(), timeout)
+                await asyncio.wait_for(
+                    self.process.wait(), max(0.0, min(grace, deadline - loop.time()))
+                )
             except TimeoutError:
-                await self.kill()
+                continue
+        if self.process.returncode is None:
+            await self.kill()
         return self.process.returncode if self.process.returncode is not None else -1
 
     async def kill(self) -> int:
