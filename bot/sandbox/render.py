@@ -29,8 +29,29 @@ BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "li
 EMBED_BAR = "  | "
 
 
+_MARKDOWN = [
+    (re.compile(r"\*\*(.+?)\*\*", re.S), r"\1"),  # **bold**
+    (re.compile(r"__(.+?)__", re.S), r"\1"),  # __underline__
+    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"\1"),  # *italic*
+    (re.compile(r"(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)"), r"\1"),  # _italic_
+    (re.compile(r"~~(.+?)~~", re.S), r"\1"),  # ~~strike~~
+    (re.compile(r"\|\|(.+?)\|\|", re.S), r"[spoiler: \1]"),
+    (re.compile(r"```(?:\w+\n)?(.*?)```", re.S), r"\1"),  # code blocks
+    (re.compile(r"`([^`]+)`"), r"\1"),  # `code`
+    (re.compile(r"<t:(\d+)(?::\w)?>"), r"<time \1>"),  # timestamps
+]
+
+
+def plain(text: str) -> str:
+    """Drop Discord markdown a terminal cannot show (bold, italics, code ticks, spoilers)."""
+    for pattern, replacement in _MARKDOWN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def resolve_mentions(text: str, names: Names | None) -> str:
-    """Replace <@id>, <@&id> and <#id> with @name / #name when a name is known."""
+    """Replace <@id>, <@&id> and <#id> with @name / #name when known, and drop markdown."""
+    text = plain(text or "")
     if not names or not text:
         return text
 

@@ -90,3 +90,9 @@ def test_buttons_are_numbered_across_rows_and_containers() -> None:
     assert [b["label"] for b in msg.buttons] == ["A", "B"]
     assert msg.find_button(2)["custom_id"] == "b"
     assert msg.find_button("a")["label"] == "A"
+
+
+def test_markdown_is_dropped_for_the_terminal() -> None:
+    """Bold, italics and code ticks show as plain words; arithmetic stars stay."""
+    text = render_message(message(content="Mode **fortune**, *compact*; roll `2d6` = 2*3"))
+    assert text.splitlines()[1] == "  Mode fortune, compact; roll 2d6 = 2*3"
