@@ -202,22 +202,37 @@ class TerminalTable:
     def show_changes(self, *, always_pins: bool = True, quiet: bool = False) -> None:
         """Print the pinned messages, then what is new or edited since the last look."""
         pinned = [m for m in self.server.pinned(self.channel) if m.visible_to_user(self.me.id)]
+        pinned_ids = {p.id for p in pinned}
         fresh = [
             m for m in self._visible() if m.id not in self.seen or len(m.edits) > self.seen[m.id]
         ]
-        changed_pins = any(m.id in {p.id for p in pinned} for m in fresh)
-        if pinned and (always_pins or changed_pins):
+        changed_pins = any(m.id in pinned_ids for m in fresh)
+        shown_pins = pinned[:3] if pinned and (always_pins or changed_pins) else []
+        rest = [m for m in fresh if m.id not in pinned_ids]
+        # When several shown messages have buttons, say which ones `:click N` presses.
+        target = self._newest_with(lambda m: bool(m.buttons))
+        with_buttons = [m for m in [*shown_pins, *rest] if m.buttons]
+        hint = (
+            target
+            if target is not None and len(with_buttons) > 1 and target in with_buttons
+            else None
+        )
+        if shown_pins:
             self.say(f"== pinned in #{self.channel.name} ==")
-            for msg in pinned[:3]:
-                self.say(self.render(msg))
-        rest = [m for m in fresh if m.id not in {p.id for p in pinned}]
+            for msg in shown_pins:
+                self._show(msg, hint)
         if rest:
             self.say("== new ==")
             for msg in rest:
-                self.say(self.render(msg))
+                self._show(msg, hint)
         elif not (pinned and changed_pins) and not quiet:
             self.say("(nothing new)")
         self._mark_seen()
+
+    def _show(self, msg: StoredMessage, hint: StoredMessage | None) -> None:
+        self.say(self.render(msg))
+        if msg is hint:
+            self.say("  ^ :click N presses these buttons (others: :click LABEL)")
 
     # actions
 
