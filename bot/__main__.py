@@ -60,9 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", metavar="{run,sandbox}")
     sub.add_parser("run", help="connect to Discord with DISCORD_TOKEN")
-    sandbox = sub.add_parser("sandbox", help="play in this terminal against a local loopback Discord")
+    sandbox = sub.add_parser(
+        "sandbox", help="play in this terminal against a local loopback Discord"
+    )
     sandbox.add_argument("--db", help="the sandbox's database (default: tablehand-sandbox.db)")
-    sandbox.add_argument("--as", dest="user", default="gm", help="who you are at first (default: gm)")
+    sandbox.add_argument(
+        "--as", dest="user", default="gm", help="who you are at first (default: gm)"
+    )
     sandbox.add_argument("--channel", default="table-1", help="where you start (default: table-1)")
     sandbox.add_argument(
         "--extension",
