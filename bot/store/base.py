@@ -36,6 +36,16 @@ class LoadedChannel:
     encounter_json: str | None
 
 
+@dataclass(frozen=True)
+class GritWriteBack:
+    """A fight's Grit, written back to the character's sheet."""
+
+    character_id: int
+    grit: int
+    max_grit: int
+    injuries: int
+
+
 @dataclass
 class ChannelChanges:
     """Everything one channel block wants written, in one transaction."""
@@ -45,7 +55,7 @@ class ChannelChanges:
     encounter_json: str | None  # None: delete the encounter (and its log)
     write_encounter: bool
     log: list[LogEntry] = field(default_factory=list)
-    character_grit: list[Character] = field(default_factory=list)
+    character_grit: list[GritWriteBack] = field(default_factory=list)
 
 
 class KeyedLocks:
@@ -89,7 +99,7 @@ class ChannelState:
             except ValidationError:
                 self._damage = loaded.encounter_json
         self._log: list[LogEntry] = []
-        self._character_grit: list[Character] = []
+        self._character_grit: list[GritWriteBack] = []
 
     @property
     def encounter(self) -> Encounter | None:
@@ -126,9 +136,9 @@ class ChannelState:
         stored = await self._store._round_log(self.channel_id, round)
         return stored + [entry for entry in self._log if entry.round == round]
 
-    def write_back(self, character: Character) -> None:
+    def write_back(self, character_id: int, grit: int, max_grit: int, injuries: int) -> None:
         """Write a fight's Grit back to the character's sheet on commit."""
-        self._character_grit.append(character)
+        self._character_grit.append(GritWriteBack(character_id, grit, max_grit, injuries))
 
     def _changes(self) -> ChannelChanges:
         encounter_json = None if self._encounter is None else self._encounter.model_dump_json()
@@ -150,6 +160,7 @@ class Store(ABC):
 
     def __init__(self) -> None:
         self._channel_locks = KeyedLocks()
+        self._settings_cache: dict[int, GuildSettings] = {}
 
     async def open(self) -> None:  # noqa: B027 - optional for backends without resources
         """Open the backend (connect, migrate)."""
@@ -173,6 +184,30 @@ class Store(ABC):
             changes = state._changes()
             if changes.write_encounter or changes.log or changes.character_grit:
                 await self._commit(changes)
+
+    async def peek(self, channel_id: int) -> Encounter | None:
+        """Return the channel's committed encounter without taking its lock (autocomplete)."""
+        loaded = await self._load(channel_id)
+        if loaded.encounter_json is None:
+            return None
+        try:
+            return Encounter.model_validate_json(loaded.encounter_json)
+        except ValidationError:
+            return None
+
+    async def settings(self, guild_id: int | None) -> GuildSettings:
+        """Return a server's settings, cached (this process is the only writer)."""
+        if guild_id is None:
+            return GuildSettings(guild_id=0)
+        cached = self._settings_cache.get(guild_id)
+        if cached is None:
+            cached = self._settings_cache[guild_id] = await self.get_settings(guild_id)
+        return cached
+
+    async def update_settings(self, settings: GuildSettings) -> None:
+        """Save a server's settings and refresh the cache."""
+        await self.save_settings(settings)
+        self._settings_cache[settings.guild_id] = settings
 
     def held_channel_locks(self) -> int:
         """Return how many channel locks exist now (they are dropped when unused)."""

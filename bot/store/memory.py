@@ -38,17 +38,17 @@ class MemoryStore(Store):
                 self._encounters[changes.channel_id] = changes.encounter_json
         if changes.log:
             self._logs.setdefault(changes.channel_id, []).extend(changes.log)
-        for character in changes.character_grit:
-            if character.id in self._characters:
-                stored = Character.model_validate_json(self._characters[character.id])
+        for write in changes.character_grit:
+            if write.character_id in self._characters:
+                stored = Character.model_validate_json(self._characters[write.character_id])
                 stored = stored.model_copy(
                     update={
-                        "grit": character.grit,
-                        "max_grit": character.max_grit,
-                        "injuries": character.injuries,
+                        "grit": write.grit,
+                        "max_grit": write.max_grit,
+                        "injuries": write.injuries,
                     }
                 )
-                self._characters[character.id] = stored.model_dump_json()
+                self._characters[write.character_id] = stored.model_dump_json()
 
     async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
         return [entry for entry in self._logs.get(channel_id, []) if entry.round == round]

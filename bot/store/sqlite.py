@@ -159,12 +159,12 @@ class SQLiteStore(Store):
                     (changes.channel_id, entry.round, entry.text),
                 )
             )
-        for character in changes.character_grit:
+        for write in changes.character_grit:
             statements.append(
                 (
                     "UPDATE characters SET data = json_set(data, '$.grit', ?, '$.max_grit', ?,"
                     " '$.injuries', ?) WHERE id = ?",
-                    (character.grit, character.max_grit, character.injuries, character.id),
+                    (write.grit, write.max_grit, write.injuries, write.character_id),
                 )
             )
         await self._transaction(statements)

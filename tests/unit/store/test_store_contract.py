@@ -58,7 +58,7 @@ async def test_an_exception_rolls_back_every_change_of_the_block(store: Store) -
             encounter.combatants.append(goblin())
             encounter.round = 4
             state.log(1, "should vanish")
-            state.write_back(character.model_copy(update={"grit": 3}))
+            state.write_back(character.id, grit=3, max_grit=30, injuries=0)
             raise RuntimeError("the command failed half-way")
     async with store.channel(CHANNEL) as state:
         encounter = state.require_encounter()
@@ -153,7 +153,7 @@ async def test_write_back_changes_grit_and_keeps_the_rest_of_the_sheet(store: St
     )
     await start_encounter(store)
     async with store.channel(CHANNEL) as state:
-        state.write_back(mira.model_copy(update={"grit": 12, "physical": 99, "injuries": 1}))
+        state.write_back(mira.id, grit=12, max_grit=30, injuries=1)
     stored = await store.character_by_id(mira.id)
     assert (stored.grit, stored.injuries, stored.physical) == (12, 1, 4)
 
