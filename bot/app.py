@@ -14,8 +14,12 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Settings
+from bot.render.tracker import render_tracker
 from bot.replies import report_error
+from bot.rules.encounter import NoHooks, TurnHooks
 from bot.store import SQLiteStore, Store
+from bot.tracker import Trackers
+from bot.views import REGISTRY as PERSISTENT_BUTTONS
 
 log = logging.getLogger("tablehand")
 
@@ -68,12 +72,22 @@ class Tablehand(commands.Bot):
         self._extensions = cog_extensions() if extensions is None else extensions
         self.started_at = time.monotonic()
         self.ready_after: float | None = None
+        # Game effects at turn boundaries; the Specials cog replaces these.
+        self.hooks: TurnHooks = NoHooks()
+        self.trackers = Trackers(self, self.store, render_tracker)
 
     async def setup_hook(self) -> None:
         await self.store.open()
         for extension in self._extensions:
             await self.load_extension(extension)
+        # Buttons route by custom_id, so those on messages from before a restart still work.
+        self.add_dynamic_items(*PERSISTENT_BUTTONS)
         await self.sync_commands()
+
+    async def on_guild_channel_pins_update(
+        self, channel: discord.abc.GuildChannel | discord.Thread, last_pin: object
+    ) -> None:
+        self.trackers.pins_changed(channel.id)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Register the command tree: to the configured guilds at once, else globally."""
@@ -98,6 +112,7 @@ class Tablehand(commands.Bot):
 
     async def close(self) -> None:
         try:
+            await self.trackers.close()
             await super().close()
         finally:
             await self.store.close()

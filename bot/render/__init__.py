@@ -1,0 +1,1 @@
+"""Rendering: results and state turned into Discord messages, one renderer per thing."""

@@ -1,0 +1,54 @@
+"""Small pieces of text every renderer shares: Grit, dice, actions, phases."""
+
+from __future__ import annotations
+
+from bot.rules.grit import die_of, grit_level
+from bot.rules.models import Combatant, Encounter
+
+PHASE_NAMES = {
+    "start": "Start",
+    "question": "Question",
+    "declaration": "Declaration",
+    "initiative": "Initiative",
+    "reaction": "Reaction",
+    "resolution": "Resolution",
+    "counter": "Counter",
+    "cleanup": "Cleanup",
+    "summary": "Summary",
+}
+GRIT_BAR_WIDTH = 10
+
+
+def die_text(die: int | None) -> str:
+    """Return "d20", or "cannot act" for a Broken combatant."""
+    return "cannot act" if die is None else f"d{die}"
+
+
+def grit_bar(grit: int, max_grit: int) -> str:
+    """Return a ten-cell bar of Grit left."""
+    filled = 0 if max_grit <= 0 else round(GRIT_BAR_WIDTH * min(grit, max_grit) / max_grit)
+    if grit > 0:
+        filled = max(filled, 1)
+    return "█" * filled + "░" * (GRIT_BAR_WIDTH - filled)
+
+
+def grit_text(combatant: Combatant, *, exact: bool) -> str:
+    """Return "Grit 25/30 Prime d20" (exact) or "Prime d20" (an NPC to players)."""
+    level = grit_level(combatant.grit).display
+    die = die_of(combatant)
+    shown = f"{level} {die_text(die)}" if die is not None else level
+    if exact:
+        return f"Grit {combatant.grit}/{combatant.max_grit} {shown}"
+    return shown
+
+
+def actions_pips(actions_left: int) -> str:
+    """Return actions left as pips: ●● two, ●○ one, ○○ none."""
+    left = max(0, min(actions_left, 2))
+    return "●" * left + "○" * (2 - left)
+
+
+def phase_title(encounter: Encounter) -> str:
+    """Return the tracker's title: round and phase."""
+    round_name = "Round zero (ambush)" if encounter.round == 0 else f"Round {encounter.round}"
+    return f"{round_name} · {PHASE_NAMES[encounter.phase]}"

@@ -1,0 +1,114 @@
+"""The initiative tracker: one renderer for the pinned message and /init list."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render.text import actions_pips, grit_text, phase_title
+from bot.rules.encounter import current_actor, is_broken, turns_running
+from bot.rules.models import Combatant, Encounter
+from bot.tracker import TrackerContent
+from bot.views import tracker_view
+
+EMBED_DESCRIPTION_LIMIT = 4096
+TRACKER_COLOUR = discord.Colour.dark_gold()
+ENDED_COLOUR = discord.Colour.dark_grey()
+
+
+def marks(combatant: Combatant, encounter: Encounter) -> list[str]:
+    """Return the tracker's marks for a combatant: Haste, Wait, Hold, Prone, Broken…"""
+    found = []
+    if is_broken(combatant):
+        found.append("✖ Broken")
+    if combatant.hasted:
+        found.append("⚡ Haste")
+    if combatant.waiting:
+        found.append("⏸ Waiting")
+    if combatant.holding:
+        found.append("⏩ Hold")
+    if combatant.prone:
+        found.append("Prone")
+    for special in combatant.specials:
+        found.append(special.name if special.x is None else f"{special.name} {special.x}")
+    if combatant.long_action is not None:
+        action = combatant.long_action
+        found.append(f"⏳ {action.name} {action.progress}/{action.rounds}")
+    return found
+
+
+def combatant_line(combatant: Combatant, encounter: Encounter, *, acting: bool, exact: bool) -> str:
+    """Return one line of the tracker."""
+    pointer = "▶" if acting else "▫"
+    initiative = "—" if combatant.initiative is None else str(combatant.initiative)
+    name = f"**{discord.utils.escape_markdown(combatant.name)}**"
+    if combatant.hidden:
+        name += " 👁"
+    parts = [
+        f"{pointer} `{initiative:>3}` {name}",
+        grit_text(combatant, exact=exact or not combatant.is_npc),
+    ]
+    if turns_running(encounter) or combatant.actions_left != 2:
+        parts.append(actions_pips(combatant.actions_left))
+    parts.extend(marks(combatant, encounter))
+    return " · ".join(parts)
+
+
+def ordered(encounter: Encounter) -> list[Combatant]:
+    """Return the combatants in this round's order, newcomers and the unordered last."""
+    place = {cid: i for i, cid in enumerate(encounter.order)}
+    return sorted(
+        encounter.combatants,
+        key=lambda c: (place.get(c.id, len(place)), -(c.initiative or -999), c.id),
+    )
+
+
+def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Embed:
+    """Render the tracker: round, phase, the order with the actor marked, marks and Grit."""
+    actor = current_actor(encounter)
+    lines = []
+    shown = [c for c in ordered(encounter) if gm_view or not c.hidden]
+    waiting = [c for c in shown if c.waiting]
+    for combatant in shown:
+        if combatant.waiting:
+            continue
+        acting = actor is not None and actor.id == combatant.id and (gm_view or not actor.hidden)
+        lines.append(combatant_line(combatant, encounter, acting=acting, exact=gm_view))
+    if waiting:
+        lines.append("")
+        lines.append("**Waiting** — may `/act` at any moment this round:")
+        for combatant in waiting:
+            acting = actor is not None and actor.id == combatant.id
+            lines.append(combatant_line(combatant, encounter, acting=acting, exact=gm_view))
+    if not shown:
+        lines.append(
+            "*No combatants yet — the GM adds them with `/init add`, players `/init join`.*"
+        )
+    description = "\n".join(lines)
+    if len(description) > EMBED_DESCRIPTION_LIMIT:
+        description = description[: EMBED_DESCRIPTION_LIMIT - 2] + " …"
+    embed = discord.Embed(
+        title=phase_title(encounter), description=description, colour=TRACKER_COLOUR
+    )
+    if actor is not None and (gm_view or not actor.hidden):
+        note = "acting out of turn" if encounter.acting_now == actor.id else "to act"
+        embed.add_field(name="Now", value=f"**{actor.name}** {note}", inline=False)
+    embed.set_footer(
+        text=f"mode {encounter.mode} · flow {encounter.flow} · "
+        + ("GM view: exact values, hidden NPCs 👁" if gm_view else "Grit levels for NPCs")
+    )
+    return embed
+
+
+def render_tracker(encounter: Encounter) -> TrackerContent:
+    """Render the pinned tracker message with its Next / Wait / Hold buttons."""
+    return TrackerContent(embed=tracker_embed(encounter), view=tracker_view())
+
+
+def ended_embed(encounter: Encounter, summary: list[str]) -> discord.Embed:
+    """Render the tracker's last state once the encounter has ended."""
+    embed = tracker_embed(encounter)
+    embed.title = f"Encounter ended after round {encounter.round}"
+    embed.colour = ENDED_COLOUR
+    if summary:
+        embed.add_field(name="Summary", value="\n".join(summary)[:1024], inline=False)
+    return embed

@@ -1,0 +1,211 @@
+"""Keep each channel's pinned tracker message in step with the stored encounter.
+
+Edits are coalesced per channel: a burst of changes produces at most one edit per
+`interval` seconds, and every edit renders the state stored at that moment, so the
+last state always wins. A tracker that was deleted or unpinned is posted and pinned
+anew on the next update.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.rules.models import Encounter
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+RETRY_LIMIT = 5  # failed edits are retried with doubling waits, then left for the next change
+
+
+@dataclass(frozen=True)
+class TrackerContent:
+    """What the tracker message shows."""
+
+    embed: discord.Embed
+    view: discord.ui.View | None
+
+
+Render = Callable[[Encounter], TrackerContent]
+
+
+@dataclass
+class _Channel:
+    dirty: bool = False
+    check_pins: bool = False
+    last_edit: float = float("-inf")
+    task: asyncio.Task[None] | None = None
+    edits: int = 0
+    failures: int = 0
+    idle: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Trackers:
+    """The pinned tracker of every channel with an encounter."""
+
+    def __init__(self, client: discord.Client, store: Store, render: Render, interval: float = 1.0):
+        self.client = client
+        self.store = store
+        self.render = render
+        self.interval = interval
+        self._channels: dict[int, _Channel] = {}
+
+    def _channel(self, channel_id: int) -> _Channel:
+        channel = self._channels.get(channel_id)
+        if channel is None:
+            channel = self._channels[channel_id] = _Channel()
+            channel.idle.set()
+        return channel
+
+    def touch(self, channel_id: int) -> None:
+        """Schedule an edit of the channel's tracker to the stored state."""
+        channel = self._channel(channel_id)
+        channel.dirty = True
+        if channel.task is None or channel.task.done():
+            channel.idle.clear()
+            channel.task = asyncio.create_task(
+                self._run(channel_id, channel), name=f"tracker-{channel_id}"
+            )
+
+    def pins_changed(self, channel_id: int) -> None:
+        """Note that the channel's pins changed: the next update checks ours is still there."""
+        self._channel(channel_id).check_pins = True
+
+    def edits(self, channel_id: int) -> int:
+        """Return how many tracker edits this channel has had since start-up."""
+        return self._channel(channel_id).edits
+
+    async def settled(self, channel_id: int | None = None) -> None:
+        """Wait until pending tracker edits (of one channel, or all) are done."""
+        channels = (
+            [self._channel(channel_id)] if channel_id is not None else list(self._channels.values())
+        )
+        for channel in channels:
+            await channel.idle.wait()
+
+    async def close(self) -> None:
+        """Cancel pending edits (on shutdown; the next start reconciles)."""
+        for channel in self._channels.values():
+            if channel.task is not None:
+                channel.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await channel.task
+
+    async def post(self, channel_id: int, encounter: Encounter) -> int:
+        """Post and pin a new tracker for the encounter; return the message id."""
+        content = self.render(encounter)
+        messageable = self.client.get_partial_messageable(channel_id)
+        message = await messageable.send(embed=content.embed, view=content.view)
+        self._channel(channel_id).last_edit = time.monotonic()
+        await self._pin(message)
+        return message.id
+
+    async def retire(self, channel_id: int, message_id: int, embed: discord.Embed) -> None:
+        """Show the final state on a tracker without buttons and unpin it."""
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(embed=embed, view=None)
+        with contextlib.suppress(discord.HTTPException):
+            await message.unpin()
+
+    async def _run(self, channel_id: int, channel: _Channel) -> None:
+        try:
+            while channel.dirty:
+                wait = channel.last_edit + self.interval - time.monotonic()
+                if channel.failures:
+                    wait = max(wait, self.interval * 2 ** min(channel.failures, RETRY_LIMIT))
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                channel.dirty = False
+                try:
+                    await self._update(channel_id, channel)
+                    channel.failures = 0
+                except discord.HTTPException as error:
+                    channel.failures += 1
+                    log.warning(
+                        "tracker update in channel %s failed (%s %s), attempt %d",
+                        channel_id,
+                        error.status,
+                        error.text or error.__class__.__name__,
+                        channel.failures,
+                    )
+                    if channel.failures < RETRY_LIMIT:
+                        channel.dirty = True
+                    else:
+                        channel.failures = 0
+                finally:
+                    channel.last_edit = time.monotonic()
+        except Exception:
+            log.exception("tracker task for channel %s stopped", channel_id)
+        finally:
+            channel.idle.set()
+
+    async def _update(self, channel_id: int, channel: _Channel) -> None:
+        async with self.store.channel(channel_id) as state:
+            if state.damaged:
+                return
+            encounter = state.encounter
+        if encounter is None:
+            return
+        content = self.render(encounter)
+        message_id = encounter.tracker_message_id
+        if message_id is not None and channel.check_pins:
+            channel.check_pins = False
+            if not await self._is_pinned(channel_id, message_id):
+                await self._replace(channel_id, encounter, content, old_id=message_id)
+                return
+        if message_id is None:
+            await self._replace(channel_id, encounter, content, old_id=None)
+            return
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(embed=content.embed, view=content.view)
+            channel.edits += 1
+        except discord.NotFound:
+            await self._replace(channel_id, encounter, content, old_id=message_id)
+
+    async def _is_pinned(self, channel_id: int, message_id: int) -> bool:
+        messageable = self.client.get_partial_messageable(channel_id)
+        async for pinned in messageable.pins(limit=50):
+            if pinned.id == message_id:
+                return True
+        return False
+
+    async def _replace(
+        self, channel_id: int, encounter: Encounter, content: TrackerContent, old_id: int | None
+    ) -> None:
+        """Post and pin a new tracker, and record it if the encounter still uses the old one."""
+        messageable = self.client.get_partial_messageable(channel_id)
+        message = await messageable.send(embed=content.embed, view=content.view)
+        self._channel(channel_id).edits += 1
+        await self._pin(message)
+        async with self.store.channel(channel_id) as state:
+            current = None if state.damaged else state.encounter
+            adopted = current is not None and current.tracker_message_id == old_id
+            if adopted:
+                current.tracker_message_id = message.id
+        if not adopted:
+            # The encounter ended or got another tracker meanwhile: ours is an orphan.
+            with contextlib.suppress(discord.HTTPException):
+                await message.delete()
+            return
+        log.info("tracker of channel %s re-posted as %s", channel_id, message.id)
+        if old_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await messageable.get_partial_message(old_id).delete()
+
+    async def _pin(self, message: discord.Message) -> None:
+        try:
+            await message.pin(reason="Tablehand initiative tracker")
+        except discord.Forbidden:
+            log.warning(
+                "cannot pin the tracker in channel %s: the bot lacks Manage Messages",
+                message.channel.id,
+            )
