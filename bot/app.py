@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.catalogue import Catalogue, Lookup, load_catalogue
 from bot.config import Settings
 from bot.render.tracker import render_tracker
 from bot.replies import report_error
@@ -56,6 +57,8 @@ class Tablehand(commands.Bot):
         rng: random.Random | None = None,
         extensions: list[str] | None = None,
         store: Store | None = None,
+        catalogue: Catalogue | None = None,
+        tracker_interval: float = 1.0,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -69,12 +72,15 @@ class Tablehand(commands.Bot):
         self.settings = settings
         self.rng = rng if rng is not None else random.Random()
         self.store: Store = store if store is not None else SQLiteStore(settings.db_path)
+        # The SRD catalogue, validated once: a malformed data file stops start-up here.
+        self.catalogue = catalogue if catalogue is not None else load_catalogue()
+        self.lookup = Lookup(self.catalogue)
         self._extensions = cog_extensions() if extensions is None else extensions
         self.started_at = time.monotonic()
         self.ready_after: float | None = None
         # Game effects at turn boundaries; the Specials cog replaces these.
         self.hooks: TurnHooks = NoHooks()
-        self.trackers = Trackers(self, self.store, render_tracker)
+        self.trackers = Trackers(self, self.store, render_tracker, interval=tracker_interval)
 
     async def setup_hook(self) -> None:
         await self.store.open()
