@@ -56,6 +56,12 @@ class Table:
         """Refuse unless the caller is the GM; `doing` completes "Only the GM can …"."""
         require_gm(self.caller, self.state.encounter, self.settings, doing)
 
+    def gm(self, doing: str) -> Encounter:
+        """Return the encounter if the caller is its GM; refuse with "no encounter" first."""
+        encounter = self.encounter
+        self.require_gm(doing)
+        return encounter
+
     def combatant(self, name: str) -> Combatant:
         """Return the named combatant; players cannot name hidden NPCs."""
         combatant = flow.by_name(self.encounter, name)

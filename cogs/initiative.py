@@ -147,8 +147,7 @@ class Initiative(
         if hidden and controller is not None:
             raise BadInput("Only NPCs can be hidden; a combatant with a controller is a player's.")
         async with at_table(interaction) as table:
-            table.require_gm("add combatants")
-            encounter = table.encounter
+            encounter = table.gm("add combatants")
             added: list[Combatant] = []
             for combatant_name in flow.numbered_names(encounter, name, count):
                 combatant = Combatant(
@@ -252,8 +251,7 @@ class Initiative(
     @app_commands.autocomplete(combatant=combatant_choices)
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
         async with at_table(interaction) as table:
-            table.require_gm("remove combatants")
-            encounter = table.encounter
+            encounter = table.gm("remove combatants")
             leaving = table.combatant(combatant)
             was_acting = flow.current_actor(encounter) is leaving
             step = flow.remove_combatant(encounter, leaving, self.bot.hooks)
@@ -289,8 +287,7 @@ class Initiative(
     @app_commands.command(name="prev", description="Step back one turn (nothing ticks again)")
     async def prev(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            table.require_gm("step back a turn")
-            encounter = table.encounter
+            encounter = table.gm("step back a turn")
             step = flow.retreat(encounter)
             actor = flow.by_id(encounter, step.current) if step.current else None
         self.bot.trackers.touch(table.channel_id)
@@ -300,8 +297,7 @@ class Initiative(
     @app_commands.command(name="round", description="End the round now")
     async def round(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            table.require_gm("end the round")
-            encounter = table.encounter
+            encounter = table.gm("end the round")
             step = flow.end_round(encounter, self.bot.hooks)
             said = announce(encounter, step)
             self._log(table, said)
@@ -319,9 +315,9 @@ class Initiative(
         position: app_commands.Range[int, 1, 50],
     ) -> None:
         async with at_table(interaction) as table:
-            table.require_gm("reorder the turns")
+            encounter = table.gm("reorder the turns")
             moving = table.combatant(combatant)
-            flow.move_combatant(table.encounter, moving, position)
+            flow.move_combatant(encounter, moving, position)
             if not moving.hidden:
                 table.log(f"The GM moves {moving.name} to place {position}.")
         self.bot.trackers.touch(table.channel_id)
@@ -340,7 +336,7 @@ class Initiative(
     @app_commands.autocomplete(combatant=combatant_choices)
     async def reveal(self, interaction: discord.Interaction, combatant: str) -> None:
         async with at_table(interaction) as table:
-            table.require_gm("reveal combatants")
+            table.gm("reveal combatants")
             shown = table.combatant(combatant)
             if not shown.hidden:
                 raise RuleViolation(f"{shown.name} is not hidden.")
@@ -352,12 +348,11 @@ class Initiative(
     @app_commands.command(name="end", description="End the encounter (asks to confirm)")
     async def end(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            table.require_gm("end the encounter")
-            if not table.state.damaged:
-                encounter = table.encounter
-                ref = str(encounter.tracker_message_id or 0)
-            else:
+            if table.state.damaged:  # its GM is unknown: Manage Channels or the GM role clears it
+                table.require_gm("clear a damaged encounter")
                 ref = "0"
+            else:
+                ref = str(table.gm("end the encounter").tracker_message_id or 0)
         await interaction.response.send_message(
             "End this encounter? The tracker is unpinned and the fight's Grit is written back "
             "to the characters.",

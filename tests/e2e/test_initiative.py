@@ -1,0 +1,296 @@
+"""/init end to end: a scripted fight, permissions, restarts, bad input, the pinned tracker."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox.client import SandboxTable, UsageError
+from bot.sandbox.harness import running_bot
+from bot.sandbox.server import LoopbackDiscord
+from tests.e2e.conftest import tablehand_bot
+
+pytestmark = pytest.mark.e2e
+
+
+async def settle(table: SandboxTable) -> None:
+    """Wait until every pending tracker edit is done."""
+    await table.bot.trackers.settled()  # type: ignore[attr-defined]
+
+
+async def tracker(table: SandboxTable, channel: str = "table-1") -> str:
+    """Return the pinned tracker as players see it, once its edits have settled."""
+    await settle(table)
+    pinned = table.channel(channel).pinned_messages
+    assert len(pinned) == 1, f"expected one pinned tracker, got {len(pinned)}"
+    return table.render(pinned[0])
+
+
+def order_in(text: str) -> list[str]:
+    """Return the combatant names of a rendered tracker, top to bottom."""
+    names = []
+    for line in text.splitlines():
+        line = line.strip(" |")
+        if line.startswith(("▶", "▫")):
+            names.append(line.split(" · ")[0].split(maxsplit=2)[-1].strip())
+    return names
+
+
+def acting(text: str) -> str | None:
+    for line in text.splitlines():
+        line = line.strip(" |")
+        if line.startswith("▶"):
+            return line.split(" · ")[0].split(maxsplit=2)[-1].strip()
+    return None
+
+
+@pytest.fixture
+async def fast(make_table) -> SandboxTable:
+    """A table whose tracker edits are not delayed (the 1-second coalescing has its own test)."""
+    table = await make_table()
+    table.bot.trackers.interval = 0  # type: ignore[attr-defined]
+    return table
+
+
+async def test_players_cannot_do_the_gms_part(fast) -> None:
+    """A player could next someone else's turn, remove, reveal, move or end; or the GM could not."""
+    table = fast
+    gm, alice, bob = table.user("gm"), table.user("alice"), table.user("bob")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Goblin finesse:9")
+    await gm.run("/init add name:Lurker hidden:true")
+    await alice.run("/init join character:Mira finesse:5")
+    await bob.run("/init join character:Brom finesse:1")
+    refused = {
+        "/init next": "only its player or the GM",
+        "/init remove combatant:Goblin": "Only the GM can remove",
+        "/init reveal combatant:Goblin": "Only the GM can reveal",
+        "/init move combatant:Goblin position:2": "Only the GM can reorder",
+        "/init end": "Only the GM can end",
+        "/init prev": "Only the GM can step back",
+        "/init round": "Only the GM can end the round",
+        "/init add name:Orc": "Only the GM can add",
+    }
+    await gm.run("/init next")  # the Lurker or the Goblin acts first, not a player
+    before = await tracker(table)
+    for command, reason in refused.items():
+        reply = await alice.run(command)
+        assert reply.ephemeral, command
+        assert reason in reply.text, (command, reply.text)
+        assert "\n" not in reply.content, command
+    assert await tracker(table) == before  # nothing changed
+
+    assert not (await gm.run("/init move combatant:Brom position:1")).ephemeral
+    assert not (await gm.run("/init reveal combatant:Lurker")).ephemeral
+    assert not (await gm.run("/init remove combatant:Goblin")).ephemeral
+    text = await tracker(table)
+    assert order_in(text)[0] == "Brom" and "Lurker" in text and "Goblin" not in text
+
+
+async def test_manage_channels_makes_a_member_gm(fast) -> None:
+    """A member with Manage Channels was not treated as a GM."""
+    table = fast
+    await table.user("gm").run("/init start")
+    reply = await table.user("admin").run("/init add name:Orc")
+    assert not reply.ephemeral and "Added Orc" in reply.text
+
+
+async def test_the_next_button_follows_the_commands_permissions(fast) -> None:
+    """The tracker's Next button let another player end a turn, or refused its own player."""
+    table = fast
+    gm, alice, bob = table.user("gm"), table.user("alice"), table.user("bob")
+    await gm.run("/init start mode:finesse")
+    await alice.run("/init join character:Mira finesse:5")
+    await bob.run("/init join character:Brom finesse:1")
+    await gm.run("/init next")
+    await settle(table)
+    pinned = table.channel().pinned_messages[0]
+    refused = await bob.click(pinned, "Next")
+    assert refused.ephemeral and "Mira's turn" in refused.text
+    done = await alice.click(pinned, "Next")
+    assert not done.ephemeral and "Brom" in done.text
+    assert acting(await tracker(table)) == "Brom"
+
+
+async def test_a_hidden_npc_turn_is_told_only_to_the_gm(fast) -> None:
+    """A hidden NPC's turn was shown to players, or the GM was not told."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Assassin hidden:true finesse:9")
+    await table.user("alice").run("/init join character:Mira finesse:1")
+    step = await gm.run("/init next")
+    assert not step.ephemeral and "Initiative: Mira" in step.text
+    assert "Assassin" not in step.text
+    await step.wait_followups(1)
+    note = step.followups[0]
+    assert note.ephemeral and "Assassin" in note.content and "hidden" in note.content
+    text = await tracker(table)
+    assert "Assassin" not in text and acting(text) is None
+    for message in table.channel().visible_to("alice"):
+        assert "Assassin" not in table.render(message)
+    await gm.run("/init next")
+    assert acting(await tracker(table)) == "Mira"
+
+
+async def test_fortune_initiative_is_core_die_plus_finesse_and_bonus(fast) -> None:
+    """Fortune initiative was not d20 + Finesse + initiative bonus for a Prime combatant."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    await gm.run("/init add name:Orc finesse:3 initiative_bonus:2")
+    table.bot.rng = random.Random(77)  # type: ignore[attr-defined]
+    step = await gm.run("/init next")
+    face = random.Random(77).randint(1, 20)
+    assert f"Orc {face + 5} (d20 {face} Finesse +3 Initiative bonus +2)" in step.text
+
+
+async def test_a_restart_resumes_the_same_turn_tracker_and_buttons(tmp_path: Path) -> None:
+    """After a restart the turn, the pinned tracker or an old button was lost."""
+    async with LoopbackDiscord() as server:
+        table = SandboxTable(server)
+        gm = table.user("gm")
+        async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
+            table.bot = bot  # type: ignore[attr-defined]
+            bot.trackers.interval = 0
+            await gm.run("/init start mode:finesse")
+            for name, finesse in (("Ash", 3), ("Birch", 2), ("Cedar", 1)):
+                await gm.run(f"/init add name:{name} finesse:{finesse}")
+            await gm.run("/init next")
+            await gm.run("/init next")
+            assert acting(await tracker(table)) == "Birch"
+        pinned_id = table.channel().pins[0]
+        async with running_bot(server, tablehand_bot(server, tmp_path, seed=5)) as bot:
+            table.bot = bot  # type: ignore[attr-defined]
+            bot.trackers.interval = 0
+            step = await gm.run("/init next")
+            assert "Cedar" in step.text
+            old = next(m for m in table.channel().messages if m.id == pinned_id)
+            clicked = await gm.click(old, "Next")
+            assert "Round 1 ends." in clicked.text
+            await settle(table)
+            assert table.channel().pins == [pinned_id]
+            assert "Round 2 · Declaration" in table.render(table.channel().pinned_messages[0])
+
+
+@pytest.mark.parametrize(
+    ("command", "error"),
+    [
+        ("/init remove combatant:Nobody", "No combatant named 'Nobody'"),
+        ("/init add name:goblin", "already a combatant named Goblin"),
+        ("/init start", "already has an encounter"),
+        ("/init add name:Wolf count:50", "room for 49 more"),
+        ("/init move combatant:Goblin position:1", "turn order is set when"),
+        ("/init reveal combatant:Goblin", "is not hidden"),
+        ("/init start ambush_roll:true", "ambush_roll needs an ambush side"),
+    ],
+)
+async def test_bad_input_gets_one_ephemeral_line_and_changes_nothing(
+    fast, command: str, error: str
+) -> None:
+    """Bad input was not refused in one ephemeral line, or it changed the encounter."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    await gm.run("/init add name:Goblin")
+    before = await tracker(table)
+    reply = await gm.run(command)
+    assert reply.ephemeral
+    assert error in reply.text
+    assert "\n" not in reply.content
+    assert await tracker(table) == before
+
+
+async def test_commands_without_an_encounter_say_so(fast) -> None:
+    """A command in a channel without an encounter did not say how to start one."""
+    for command in ("/init next", "/init add name:Orc", "/init list", "/init end"):
+        reply = await fast.user("gm").run(command)
+        assert reply.ephemeral and "/init start" in reply.text, command
+
+
+@pytest.mark.parametrize("count", [0, 500])
+async def test_counts_outside_the_limits_are_refused_by_discord(fast, count: int) -> None:
+    """A count of 0 or 500 reached the bot instead of being refused by Discord's own limits."""
+    await fast.user("gm").run("/init start")
+    with pytest.raises(UsageError):
+        await fast.user("gm").run(f"/init add name:Orc count:{count}")
+
+
+async def test_a_burst_of_changes_edits_the_tracker_at_most_once_a_second(make_table) -> None:
+    """Twenty quick changes produced more than one tracker edit per second, or a stale tracker."""
+    table = await make_table()
+    gm = table.user("gm")
+    await gm.run("/init start")
+    pinned_id = table.channel().pins[0]
+    path = "/channels/{channel_id}/messages/{message_id}"
+    edits_before = table.server.count_calls("PATCH", path)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    replies = [gm.send_command(f"/init add name:Wolf{n}") for n in range(20)]
+    for reply in replies:
+        await reply.responded()
+    await settle(table)
+    elapsed = loop.time() - began
+    edits = table.server.count_calls("PATCH", path) - edits_before
+    assert 1 <= edits <= 1 + int(elapsed), (edits, elapsed)
+    text = table.render(next(m for m in table.channel().messages if m.id == pinned_id))
+    assert all(f"Wolf{n}" in text for n in range(20))
+
+
+async def test_a_deleted_tracker_is_posted_and_pinned_again(fast) -> None:
+    """After the tracker was deleted, the next change did not post and pin a new one."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    old_id = table.channel().pins[0]
+    table.server.delete_message(old_id)
+    await gm.run("/init add name:Orc")
+    text = await tracker(table)
+    assert "Orc" in text
+    assert table.channel().pins != [old_id]
+
+
+async def test_an_unpinned_tracker_is_replaced_by_a_pinned_one(fast) -> None:
+    """After a member unpinned the tracker, the next change left it unpinned."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    old_id = table.channel().pins[0]
+    table.server.unpin_message(old_id)
+    await table.channel().wait_for(lambda ch: not ch.pins or None)
+    await asyncio.sleep(0.05)  # let the CHANNEL_PINS_UPDATE event reach the bot
+    await gm.run("/init add name:Orc")
+    text = await tracker(table)
+    assert "Orc" in text and table.channel().pins[0] != old_id
+
+
+async def test_a_button_on_a_finished_encounter_is_removed_with_a_reason(fast) -> None:
+    """Clicking Next on a tracker left over from an ended encounter did not explain itself."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    old = table.channel().pinned_messages[0]
+    # The tracker's last edit fails, so it keeps its buttons after the encounter ends.
+    table.server.inject_fault("/channels/*/messages/*", status=403, method="PATCH")
+    end = await gm.run("/init end")
+    await end.click("Confirm")
+    assert old.components
+    clicked = await gm.click(old, "Next")
+    await clicked.wait_followups(1)
+    assert "This encounter is over" in clicked.followups[0].content
+    assert old.components == []
+
+
+async def test_threads_hold_their_own_encounter(fast) -> None:
+    """A thread did not get an encounter of its own, separate from its parent channel."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start", channel="table-1")
+    reply = await gm.run("/init start", channel="table-1-side")
+    assert not reply.ephemeral
+    await gm.run("/init add name:Imp", channel="table-1-side")
+    assert "Imp" in await tracker(table, "table-1-side")
+    assert "Imp" not in await tracker(table, "table-1")
