@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 
 import discord
@@ -34,6 +35,10 @@ async def serve(settings: Settings) -> None:
     if settings.api_base != DISCORD_API_BASE:
         point_discord_at(settings.api_base, settings.gateway_url)
     bot = Tablehand(settings)
+    # A process manager stops services with SIGTERM: close the bot as cleanly as on Ctrl-C.
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     async with bot:
         try:
             await bot.start(settings.discord_token.get_secret_value())

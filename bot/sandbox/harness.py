@@ -213,8 +213,8 @@ class BotProcess:
         except OSError:
             return "(no log)"
 
-    async def stop(self, timeout: float = 10.0) -> int:
-        """Ask the bot to stop as Ctrl-C would, and wait for it (SIGKILL after `timeout`).
+    async def stop(self, sig: signal.Signals = signal.SIGINT, timeout: float = 10.0) -> int:
+        """Ask the bot to stop as Ctrl-C (or `sig`) would, and wait (SIGKILL after `timeout`).
 
         A second SIGINT follows after a moment: on Python 3.11 the first one, which only
         cancels the main task, can be lost in discord.py's start-up (`wait_for` swallows a
@@ -225,7 +225,7 @@ class BotProcess:
         for grace in (2.0, timeout):
             if self.process.returncode is not None:
                 break
-            self.process.send_signal(signal.SIGINT)
+            self.process.send_signal(sig)
             try:
                 await asyncio.wait_for(
                     self.process.wait(), max(0.0, min(grace, deadline - loop.time()))

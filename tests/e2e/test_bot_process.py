@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 from bot.sandbox.client import SandboxTable
@@ -42,3 +43,11 @@ async def test_a_killed_bot_process_is_replaced_and_answers(
         assert server.stats.identifies == 2
     finally:
         await second.stop()
+
+
+async def test_sigterm_stops_the_bot_cleanly(server: LoopbackDiscord, tmp_path: Path) -> None:
+    """`tablehand run` did not exit 0 on SIGTERM, as a process manager's stop sends it."""
+    proc = await BotProcess.start(server, db_path=tmp_path / "bot.db")
+    code = await proc.stop(signal.SIGTERM)
+    assert code == 0, proc.log_tail()
+    assert "Traceback" not in proc.log_tail()
