@@ -7,7 +7,7 @@ pins, interaction responses, followups, every REST call) and lets a test act as 
 user: invoke a slash command, click a button, delete or unpin a message.
 
 Changes wake waiters registered with `wait_until`; nothing here polls.
-Facts about discord.py 2.7 this relies on: /work/shared/notes/discord-loopback.md.
+Facts about discord.py 2.7 this relies on are noted where they are used (file:line of 2.7.1).
 """
 
 # Waits take a `timeout=`: it is the API tests read (`await ch.wait_for(pred, timeout=2)`).

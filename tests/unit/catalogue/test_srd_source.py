@@ -1,8 +1,7 @@
 """The quoted SRD tables in srd.py match the SRD text itself.
 
-GAME.md keeps the rule documents in ../shared/seeds/ next to the repository
-(override with TABLEHAND_SRD). Where the SRD is not present these tests skip:
-the quotes in srd.py then stand on their own.
+The SRD ships with the repository in docs/srd/ (the source of data/; override the
+path with TABLEHAND_SRD to check another copy).
 """
 
 from __future__ import annotations
@@ -17,12 +16,7 @@ from bot.catalogue.models import Catalogue
 from tests.unit.catalogue import srd
 
 ROOT = Path(__file__).resolve().parents[3]
-SRD_PATH = Path(
-    os.environ.get(
-        "TABLEHAND_SRD", ROOT.parent / "shared" / "seeds" / "001_23bee196b167973a.readable.md"
-    )
-)
-pytestmark = pytest.mark.skipif(not SRD_PATH.is_file(), reason=f"no SRD text at {SRD_PATH}")
+SRD_PATH = Path(os.environ.get("TABLEHAND_SRD", ROOT / "docs" / "srd" / "mastery-system-srd.md"))
 
 MOVEMENT_NAMES = {
     "ground_dash": "Ground Dash",
