@@ -6,7 +6,7 @@ know nothing of Discord or SQLite; Discord users appear only as integer ids.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -125,6 +125,36 @@ class LogEntry(Model):
     text: str
 
 
+class PendingAttack(Model):
+    """An attack waiting for its defender's strategy; saved with the encounter [GAME.md §4].
+
+    `spec` and `roll` hold an `AttackSpec` and an `AttackRoll` as JSON (`bot.rules.attacks`
+    imports this module, so it cannot be imported back); `bot.rules.attack_flow` reads them.
+    """
+
+    id: str  # in the defense buttons' custom_id: unique across encounters and restarts
+    attacker_id: int
+    defender_id: int
+    spec: dict[str, Any]
+    roll: dict[str, Any]
+    created_at: float  # Unix time
+    due_at: float  # Unix time the defender's default strategy is used
+    prompt_message_id: int | None = None
+    sacrifice_offered: bool = False  # the defender may give up an action for +3 [003]
+    sacrificed: bool = False
+
+
+class CounterOffer(Model):
+    """A natural 1's counter-attack, open to the defender until the round ends [000, bot]."""
+
+    id: str  # the fumbled attack's id
+    counterer_id: int  # the defender of the fumbled attack
+    target_id: int  # the fumbling attacker
+    round: int
+    style: AttackStyle  # melee, or ranged at the fumbled attack's distance [bot]
+    distance: int = 0
+
+
 class Encounter(Model):
     """One channel's fight: its combatants, the round, whose turn it is."""
 
@@ -143,3 +173,5 @@ class Encounter(Model):
     acting_now: int | None = None  # a waiting combatant acting inside the current turn (/act)
     next_combatant_id: int = 1
     tracker_message_id: int | None = None
+    pending_attacks: list[PendingAttack] = Field(default_factory=list)  # awaiting a defense
+    counter_offers: list[CounterOffer] = Field(default_factory=list)  # natural 1s, this round

@@ -226,6 +226,10 @@ class Store(ABC):
     async def encounter_channels(self) -> list[int]:
         """Return the channels that have a stored encounter."""
 
+    @abstractmethod
+    async def pending_attack_channels(self) -> list[int]:
+        """Return the channels whose stored encounter has attacks waiting for a defense."""
+
     # Characters: one player's sheets on one server.
     @abstractmethod
     async def save_character(self, character: Character) -> Character:

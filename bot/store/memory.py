@@ -7,6 +7,7 @@ can never leak into the stored state.
 from __future__ import annotations
 
 import itertools
+import json
 
 from bot.errors import BadInput
 from bot.rules.models import Character, LogEntry
@@ -55,6 +56,17 @@ class MemoryStore(Store):
 
     async def encounter_channels(self) -> list[int]:
         return sorted(self._encounters)
+
+    async def pending_attack_channels(self) -> list[int]:
+        found = []
+        for channel_id, data in sorted(self._encounters.items()):
+            try:
+                pending = json.loads(data).get("pending_attacks")
+            except (ValueError, AttributeError):
+                continue  # a damaged encounter, as SQLite's json_valid skips it
+            if pending:
+                found.append(channel_id)
+        return found
 
     def _all_characters(self) -> list[Character]:
         return [Character.model_validate_json(data) for data in self._characters.values()]

@@ -180,6 +180,14 @@ class SQLiteStore(Store):
         rows = await self._fetchall("SELECT channel_id FROM encounters ORDER BY channel_id")
         return [row[0] for row in rows]
 
+    async def pending_attack_channels(self) -> list[int]:
+        # A damaged row is not valid JSON: json_valid keeps it from failing the whole query.
+        rows = await self._fetchall(
+            "SELECT channel_id FROM encounters WHERE json_valid(data)"
+            " AND json_array_length(data, '$.pending_attacks') > 0 ORDER BY channel_id"
+        )
+        return [row[0] for row in rows]
+
     # Characters
     @staticmethod
     def _character(row: aiosqlite.Row) -> Character:

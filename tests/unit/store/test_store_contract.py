@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import BadInput, NoEncounter, StoreError
-from bot.rules.models import Character, Combatant, Encounter
+from bot.rules.models import Character, Combatant, Encounter, PendingAttack
 from bot.store import GuildSettings, MemoryStore, SQLiteStore, Store
 
 CHANNEL = 1001
@@ -181,6 +181,29 @@ async def test_a_read_only_block_writes_nothing(store: Store) -> None:
     assert committed == []
 
 
+async def test_only_channels_with_pending_attacks_are_listed(store: Store) -> None:
+    """The channels with attacks waiting for a defense were not exactly those listed."""
+    await start_encounter(store)
+    await start_encounter(store, OTHER_CHANNEL)
+    assert await store.pending_attack_channels() == []
+    async with store.channel(OTHER_CHANNEL) as state:
+        state.require_encounter().pending_attacks.append(
+            PendingAttack(
+                id="1",
+                attacker_id=1,
+                defender_id=2,
+                spec={},
+                roll={},
+                created_at=0.0,
+                due_at=60.0,
+            )
+        )
+    assert await store.pending_attack_channels() == [OTHER_CHANNEL]
+    async with store.channel(OTHER_CHANNEL) as state:
+        state.require_encounter().pending_attacks.clear()
+    assert await store.pending_attack_channels() == []
+
+
 # SQLite only: durability, migrations, damaged rows.
 
 
@@ -237,3 +260,13 @@ async def test_a_damaged_row_breaks_only_its_own_channel(tmp_path: Path) -> None
             state.encounter = None
         async with store.channel(CHANNEL) as state:
             assert state.encounter is None
+
+
+async def test_a_damaged_row_does_not_stop_the_pending_attack_search(tmp_path: Path) -> None:
+    """A corrupt encounter row made listing the channels with pending attacks fail."""
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        await start_encounter(store)
+        await store._transaction(
+            [("UPDATE encounters SET data = '{\"broken\": ' WHERE channel_id = ?", (CHANNEL,))]
+        )
+        assert await store.pending_attack_channels() == []
