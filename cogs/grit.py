@@ -1,0 +1,324 @@
+"""/grit: show Grit, deal damage, heal, set it, shift the die [GAME.md §2, COMMANDS.md /grit].
+
+A name is looked up first among this channel's combatants (`Table.change_grit`, which
+logs the change), then among the caller's own characters on this server (the sheet's
+Grit outside combat, saved at once). Both go through `bot.rules.grit.change_grit`,
+the one function that writes Grit. The GM may change any combatant; a player only
+the combatants they control and their own characters.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BadInput, NotFound
+from bot.permissions import controls, require_act_for
+from bot.render.characters import grit_card
+from bot.render.grit import grit_change_text
+from bot.render.text import die_text
+from bot.rules.dice import ExpressionRoll, check_expression, roll_expression
+from bot.rules.grit import GritChange, change_grit, core_die, die_of
+from bot.rules.models import Character, Combatant
+from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
+from cogs.characters import character_choices, find_own, own_sheet, refuse_grit_in_fight
+
+if TYPE_CHECKING:
+    from bot.app import Tablehand
+
+MAX_AMOUNT = 10_000  # one damage or healing at most [bot]
+MAX_SHIFT = 2  # d20 → d10 is two steps; more changes nothing [GAME.md §2]
+_INTEGER = re.compile(r"^[+-]?\d+$")
+_CORE = re.compile(r"core", re.IGNORECASE)
+
+Change = Literal["damage", "heal"]
+
+
+# Amounts -------------------------------------------------------------------------------
+
+
+def _capped(value: int, typed: str) -> int:
+    got = f"got {value}" if _INTEGER.match(typed) else f"{typed} rolled {value}"
+    if value < 0:
+        raise BadInput(
+            f"An amount cannot be negative ({got}): "
+            "/grit damage lowers Grit and /grit heal restores it."
+        )
+    if value > MAX_AMOUNT:
+        raise BadInput(f"One Grit change is at most {MAX_AMOUNT} ({got}).")
+    return value
+
+
+def check_amount(text: str) -> int | None:
+    """Check an amount without rolling: return a plain number, or None for a dice expression."""
+    typed = text.strip()
+    if _INTEGER.match(typed):
+        return _capped(int(typed), typed)
+    if _CORE.search(typed):
+        raise BadInput("An amount is a number or dice such as 2d6; `core` belongs to /roll.")
+    check_expression(typed, core=None)  # syntax and dice limits: raises DiceError
+    return None
+
+
+def roll_amount(text: str, rng: random.Random) -> tuple[int, ExpressionRoll | None]:
+    """Return an amount: a plain number as it is, or a dice expression rolled with `rng`."""
+    plain = check_amount(text)
+    if plain is not None:
+        return plain, None
+    roll = roll_expression(text, rng)
+    return _capped(roll.total, text.strip()), roll
+
+
+def _with_roll(line: str, roll: ExpressionRoll | None) -> str:
+    return line if roll is None else f"🎲 {roll.breakdown}\n{line}"
+
+
+# Autocomplete --------------------------------------------------------------------------
+
+
+async def target_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete this channel's combatants, then the caller's own characters."""
+    fighting = await combatant_choices(interaction, current)
+    taken = {choice.value.casefold() for choice in fighting}
+    own = [
+        choice
+        for choice in await character_choices(interaction, current)
+        if choice.value.casefold() not in taken
+    ]
+    return (fighting + own)[:AUTOCOMPLETE_LIMIT]
+
+
+# The cog -------------------------------------------------------------------------------
+
+
+class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the health track"):
+    """Show and change Grit for combatants and your characters."""
+
+    def __init__(self, bot: Tablehand) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # Look-ups ------------------------------------------------------------------------
+
+    @staticmethod
+    def _combatant(table: Table, name: str) -> Combatant | None:
+        """Return the named combatant of this channel's encounter, or None (then: a sheet)."""
+        if table.state.encounter is None:
+            return None
+        try:
+            return table.combatant(name)
+        except NotFound:
+            return None
+
+    async def _own_character(
+        self, interaction: discord.Interaction, name: str, in_encounter: bool
+    ) -> Character:
+        """Return the caller's character, or say that neither a combatant nor one is found."""
+        if interaction.guild_id is None:
+            raise BadInput("Characters belong to a server: use /grit in a server channel.")
+        try:
+            return await find_own(self.bot.store, interaction.guild_id, interaction.user.id, name)
+        except NotFound:
+            if not in_encounter:
+                raise
+            raise NotFound(
+                f"No combatant named {name.strip()!r} here, and you have no character by that name."
+            ) from None
+
+    async def _change_sheet(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        in_encounter: bool,
+        write: Callable[[Character], tuple[GritChange, ExpressionRoll | None]],
+    ) -> tuple[GritChange, ExpressionRoll | None]:
+        """Change the Grit of the caller's own character outside combat, and save it."""
+        await self._own_character(interaction, name, in_encounter)
+        guild_id = interaction.guild_id or 0
+        async with own_sheet(self.bot.store, guild_id, interaction.user.id, name) as character:
+            await refuse_grit_in_fight(self.bot.store, character)
+            return write(character)
+
+    async def _reply(self, interaction: discord.Interaction, text: str, *, private: bool) -> None:
+        # A hidden NPC's changes go to the GM alone; everything else is the table's business.
+        await interaction.response.send_message(text, ephemeral=private)
+
+    # Commands ------------------------------------------------------------------------
+
+    @app_commands.command(name="show", description="Show Grit: level, die, bar and Grit table")
+    @app_commands.describe(
+        combatant="A combatant here or your character (default: yours in this fight, else your active character)"
+    )
+    @app_commands.autocomplete(combatant=target_choices)
+    async def show(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
+        async with at_table(interaction) as table:
+            encounter = table.state.encounter
+            target: Combatant | None = None
+            if encounter is not None:
+                if combatant:
+                    target = self._combatant(table, combatant)
+                elif any(controls(table.caller, c) for c in encounter.combatants):
+                    target = table.own_combatant()
+            gm = table.is_gm
+        if target is not None:
+            embed = grit_card(target, exact=gm or not target.is_npc)
+        elif combatant:
+            character = await self._own_character(interaction, combatant, encounter is not None)
+            embed = grit_card(character, exact=True)
+        else:
+            active = await self.bot.store.active_character(
+                interaction.guild_id or 0, interaction.user.id
+            )
+            if active is None:
+                raise NotFound(
+                    "You have no combatant here and no active character: name one "
+                    "(`combatant:`), or /character create one."
+                )
+            embed = grit_card(active, exact=True)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="damage", description="Lower Grit by an amount (dice allowed: 2d6)")
+    @app_commands.describe(
+        combatant="A combatant here, or your own character outside a fight",
+        amount=f"A whole number or dice such as 2d6+1, at most {MAX_AMOUNT}",
+    )
+    @app_commands.autocomplete(combatant=target_choices)
+    async def damage(
+        self,
+        interaction: discord.Interaction,
+        combatant: str,
+        amount: app_commands.Range[str, 1, 200],
+    ) -> None:
+        await self._damage_or_heal(interaction, combatant, amount, "damage")
+
+    @app_commands.command(name="heal", description="Restore Grit by an amount (dice allowed: 2d6)")
+    @app_commands.describe(
+        combatant="A combatant here, or your own character outside a fight",
+        amount=f"A whole number or dice such as 2d6+1, at most {MAX_AMOUNT}",
+    )
+    @app_commands.autocomplete(combatant=target_choices)
+    async def heal(
+        self,
+        interaction: discord.Interaction,
+        combatant: str,
+        amount: app_commands.Range[str, 1, 200],
+    ) -> None:
+        await self._damage_or_heal(interaction, combatant, amount, "heal")
+
+    async def _damage_or_heal(
+        self, interaction: discord.Interaction, name: str, amount: str, kind: Change
+    ) -> None:
+        check_amount(amount)  # a malformed amount is refused before anything is looked up
+        rng = self.bot.rng
+        async with at_table(interaction) as table:
+            target = self._combatant(table, name)
+            if target is not None:
+                require_act_for(table.caller, target, table.encounter, table.settings)
+                value, roll = roll_amount(amount, rng)
+                _, line = table.change_grit(target, **{kind: value})
+            in_encounter = table.state.encounter is not None
+        if target is not None:
+            self.bot.trackers.touch(table.channel_id)
+            await self._reply(interaction, _with_roll(line, roll), private=target.hidden)
+            return
+
+        def write(character: Character) -> tuple[GritChange, ExpressionRoll | None]:
+            value, roll = roll_amount(amount, rng)
+            return change_grit(character, **{kind: value}), roll
+
+        change, roll = await self._change_sheet(interaction, name, in_encounter, write)
+        await self._reply(interaction, _with_roll(grit_change_text(change), roll), private=False)
+
+    @app_commands.command(name="set", description="Set Grit (and optionally its maximum)")
+    @app_commands.describe(
+        combatant="A combatant here, or your own character outside a fight",
+        value="The new Grit",
+        max="The new maximum Grit (default: unchanged)",
+    )
+    @app_commands.autocomplete(combatant=target_choices)
+    async def set(
+        self,
+        interaction: discord.Interaction,
+        combatant: str,
+        value: app_commands.Range[int, 0, 999],
+        max: app_commands.Range[int, 1, 999] | None = None,
+    ) -> None:
+        def within(target: Combatant | Character) -> None:
+            ceiling = target.max_grit if max is None else max
+            if value > ceiling:
+                raise BadInput(
+                    f"Grit {value} is above {target.name}'s maximum {ceiling}; "
+                    "give a larger max as well."
+                )
+
+        async with at_table(interaction) as table:
+            target = self._combatant(table, combatant)
+            if target is not None:
+                require_act_for(table.caller, target, table.encounter, table.settings)
+                within(target)
+                _, line = table.change_grit(target, set_to=value, max_grit=max)
+            in_encounter = table.state.encounter is not None
+        if target is not None:
+            self.bot.trackers.touch(table.channel_id)
+            await self._reply(interaction, line, private=target.hidden)
+            return
+
+        def write(character: Character) -> tuple[GritChange, ExpressionRoll | None]:
+            within(character)
+            return change_grit(character, set_to=value, max_grit=max), None
+
+        change, _ = await self._change_sheet(interaction, combatant, in_encounter, write)
+        await self._reply(interaction, grit_change_text(change), private=False)
+
+    @app_commands.command(
+        name="modifier", description="Shift a combatant's die down by situational levels"
+    )
+    @app_commands.describe(
+        combatant="A combatant in this fight",
+        levels="Levels down for every roll until changed: 0 clears, 1 is d20 → d12, 2 is d20 → d10",
+    )
+    @app_commands.autocomplete(combatant=combatant_choices)
+    async def modifier(
+        self,
+        interaction: discord.Interaction,
+        combatant: str,
+        levels: app_commands.Range[int, 0, MAX_SHIFT],
+    ) -> None:
+        async with at_table(interaction) as table:
+            target = table.acting_for(combatant)
+            before = die_of(target)
+            target.die_shift = levels
+            after = die_of(target)
+            natural = die_text(core_die(target.grit))
+            steps = "one level" if levels == 1 else f"{levels} levels"
+            if after is None:
+                line = (
+                    f"{target.name} is Broken; once Grit is restored, the die shifts {steps} down."
+                    if levels
+                    else f"{target.name}'s die modifier is cleared."
+                )
+            elif levels == 0:
+                line = f"{target.name}'s die modifier is cleared — rolls {die_text(after)}."
+            else:
+                line = (
+                    f"{target.name}'s die shifts {steps} down — now rolls {die_text(after)} "
+                    f"(from {natural})."
+                )
+                if before == after:
+                    line += " The die was already that low."
+            if not target.hidden:
+                table.log(line)
+        self.bot.trackers.touch(table.channel_id)
+        await self._reply(interaction, line, private=target.hidden)
+
+
+async def setup(bot: Tablehand) -> None:
+    await bot.add_cog(Grit(bot))
