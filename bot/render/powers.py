@@ -95,7 +95,7 @@ def _footer(embed: discord.Embed, text: str) -> None:
 
 
 def _fit(embed: discord.Embed) -> discord.Embed:
-    """Shorten the description until the whole embed is within Discord's 6000 characters."""
+    """Shorten the description so that the whole embed is within Discord's 6000 characters."""
     excess = len(embed) - EMBED_LIMIT
     if excess > 0 and embed.description:
         embed.description = clip(embed.description, max(1, len(embed.description) - excess))
@@ -138,12 +138,9 @@ def table_pages(table: LevelTableView) -> list[str]:
     if grid is not None:
         head, lines = grid[0], grid[1:]
         overhead = len(FENCE) * 2 + len(head) + 3 + len(note)  # fences and newlines
-        joiner = "\n"
     else:
-        head = ""
-        lines = [_listed(row) for row in table.rows]
+        head, lines = "", [_listed(row) for row in table.rows]
         overhead = len(note)
-        joiner = "\n"
     chunks: list[list[str]] = [[]]
     size = overhead
     for line in lines:
@@ -156,7 +153,7 @@ def table_pages(table: LevelTableView) -> list[str]:
         size += len(line) + 1
     pages = []
     for chunk in chunks:
-        body = joiner.join(chunk)
+        body = "\n".join(chunk)
         value = f"{FENCE}\n{head}\n{body}\n{FENCE}" if grid is not None else body
         pages.append(clip(value + note, FIELD_VALUE_LIMIT))
     return pages
