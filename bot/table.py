@@ -49,12 +49,17 @@ class Table:
         return self.state.require_encounter()
 
     @property
+    def _readable_encounter(self) -> Encounter | None:
+        # A damaged encounter has no known starter: GM rights come from the server then.
+        return None if self.state.damaged else self.state.encounter
+
+    @property
     def is_gm(self) -> bool:
-        return is_gm(self.caller, self.state.encounter, self.settings)
+        return is_gm(self.caller, self._readable_encounter, self.settings)
 
     def require_gm(self, doing: str) -> None:
         """Refuse unless the caller is the GM; `doing` completes "Only the GM can …"."""
-        require_gm(self.caller, self.state.encounter, self.settings, doing)
+        require_gm(self.caller, self._readable_encounter, self.settings, doing)
 
     def gm(self, doing: str) -> Encounter:
         """Return the encounter if the caller is its GM; refuse with "no encounter" first."""

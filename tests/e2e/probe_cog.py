@@ -76,6 +76,10 @@ class Probe(commands.GroupCog, group_name="probe", group_description="Sandbox pr
     async def fail(self, interaction: discord.Interaction) -> None:
         raise TablehandError("The probe failed on purpose.")
 
+    @app_commands.command(name="bug", description="Fail like a bug would (a plain exception).")
+    async def bug(self, interaction: discord.Interaction) -> None:
+        raise RuntimeError("an unexpected failure inside a command")
+
     @app_commands.command(name="counter", description="Post a counter with buttons.")
     async def counter(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("Count: 0", view=CounterView(interaction.user.id))
