@@ -60,6 +60,8 @@ def check_amount(text: str) -> int | None:
     typed = text.strip()
     if _INTEGER.match(typed):
         return _capped(int(typed), typed)
+    if not any(char.isdigit() for char in typed):
+        raise BadInput(f"An amount is a whole number or dice such as 2d6, not {typed!r}.")
     if _CORE.search(typed):
         raise BadInput("An amount is a number or dice such as 2d6; `core` belongs to /roll.")
     check_expression(typed, core=None)  # syntax and dice limits: raises DiceError
