@@ -79,6 +79,14 @@ async def table(make_table: Callable[..., Awaitable[SandboxTable]]) -> SandboxTa
 
 
 @pytest.fixture
+async def fast(make_table: Callable[..., Awaitable[SandboxTable]]) -> SandboxTable:
+    """A table whose tracker edits are not delayed (the 1-second coalescing has its own test)."""
+    table = await make_table()
+    table.bot.trackers.interval = 0  # type: ignore[attr-defined]
+    return table
+
+
+@pytest.fixture
 async def server() -> AsyncIterator[LoopbackDiscord]:
     """A bare loopback Discord with no bot."""
     async with LoopbackDiscord() as s:

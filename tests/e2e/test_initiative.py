@@ -12,47 +12,9 @@ from bot.sandbox.client import SandboxTable, UsageError
 from bot.sandbox.harness import running_bot
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.conftest import tablehand_bot
+from tests.e2e.helpers import acting, order_in, settle, tracker
 
 pytestmark = pytest.mark.e2e
-
-
-async def settle(table: SandboxTable) -> None:
-    """Wait until every pending tracker edit is done."""
-    await table.bot.trackers.settled()  # type: ignore[attr-defined]
-
-
-async def tracker(table: SandboxTable, channel: str = "table-1") -> str:
-    """Return the pinned tracker as players see it, once its edits have settled."""
-    await settle(table)
-    pinned = table.channel(channel).pinned_messages
-    assert len(pinned) == 1, f"expected one pinned tracker, got {len(pinned)}"
-    return table.render(pinned[0])
-
-
-def order_in(text: str) -> list[str]:
-    """Return the combatant names of a rendered tracker, top to bottom."""
-    names = []
-    for line in text.splitlines():
-        line = line.strip(" |")
-        if line.startswith(("▶", "▫")):
-            names.append(line.split(" · ")[0].split(maxsplit=2)[-1].strip())
-    return names
-
-
-def acting(text: str) -> str | None:
-    for line in text.splitlines():
-        line = line.strip(" |")
-        if line.startswith("▶"):
-            return line.split(" · ")[0].split(maxsplit=2)[-1].strip()
-    return None
-
-
-@pytest.fixture
-async def fast(make_table) -> SandboxTable:
-    """A table whose tracker edits are not delayed (the 1-second coalescing has its own test)."""
-    table = await make_table()
-    table.bot.trackers.interval = 0  # type: ignore[attr-defined]
-    return table
 
 
 async def test_players_cannot_do_the_gms_part(fast) -> None:

@@ -1,0 +1,37 @@
+"""Helpers the end-to-end tests share: the settled pinned tracker and what it shows."""
+
+from __future__ import annotations
+
+from bot.sandbox.client import SandboxTable
+
+
+async def settle(table: SandboxTable) -> None:
+    """Wait until every pending tracker edit is done."""
+    await table.bot.trackers.settled()  # type: ignore[attr-defined]
+
+
+async def tracker(table: SandboxTable, channel: str = "table-1") -> str:
+    """Return the pinned tracker as players see it, once its edits have settled."""
+    await settle(table)
+    pinned = table.channel(channel).pinned_messages
+    assert len(pinned) == 1, f"expected one pinned tracker, got {len(pinned)}"
+    return table.render(pinned[0])
+
+
+def order_in(text: str) -> list[str]:
+    """Return the combatant names of a rendered tracker, top to bottom."""
+    names = []
+    for line in text.splitlines():
+        line = line.strip(" |")
+        if line.startswith(("▶", "▫")):
+            names.append(line.split(" · ")[0].split(maxsplit=2)[-1].strip())
+    return names
+
+
+def acting(text: str) -> str | None:
+    """Return the name marked ▶ (acting now) in a rendered tracker, if any."""
+    for line in text.splitlines():
+        line = line.strip(" |")
+        if line.startswith("▶"):
+            return line.split(" · ")[0].split(maxsplit=2)[-1].strip()
+    return None
