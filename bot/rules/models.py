@@ -30,6 +30,8 @@ DefenseStrategy = Literal["block", "dodge", "break_away", "take_cover"]
 DefaultDefense = Literal["auto", "block", "dodge", "break_away", "take_cover"]
 SacrificeFor = Literal["attack", "defense", "check"]
 LongActionKind = Literal["focused", "cumulative"]
+# What a combatant declares for a round [GAME.md §5 Round flow, 000].
+DeclarationKind = Literal["primary", "sub", "movement", "fast", "long"]
 
 DEFAULT_MAX_GRIT = 30  # [GAME.md §1, bot]
 ACTIONS_PER_ROUND = 2  # [GAME.md §5, 003]
@@ -57,6 +59,13 @@ class LongAction(Model):
     rounds: int = Field(ge=1)  # the count needed to complete
     progress: int = Field(default=0, ge=0)
     attacked_this_round: bool = False
+
+
+class Declaration(Model):
+    """What a combatant declared it will do this round: "Attack the goblin" (primary)."""
+
+    text: str = Field(min_length=1, max_length=100)
+    kind: DeclarationKind = "primary"
 
 
 class Stats(Model):
@@ -111,11 +120,14 @@ class Combatant(Stats):
     hasted: bool = False
     waiting: bool = False
     holding: bool = False  # carries the Hold bonus into the next round
+    acted_out_of_turn: bool = False  # a waiting combatant that used /act: its own place passes
+    declaration: Declaration | None = None  # this round's /declare [GAME.md §5]
     minor_acts: int = 0  # minor acts declared before its turn: −2 initiative each
     sacrifices: dict[SacrificeFor, int] = Field(default_factory=dict)  # +3 per sacrificed action
     moved_m: int = 0  # voluntary movement this turn, for Slow and Lacerate
     acted_this_round: bool = False
     turn_started_round: int | None = None  # turn-start effects ran in this round already
+    turn_ended_round: int | None = None  # turn-end effects ran in this round already
 
 
 class LogEntry(Model):
@@ -137,6 +149,7 @@ class PendingAttack(Model):
     defender_id: int
     spec: dict[str, Any]
     roll: dict[str, Any]
+    spell: bool = False  # Hex adds to Spell hits, Sundered to the others [001]
     created_at: float  # Unix time
     due_at: float  # Unix time the defender's default strategy is used
     prompt_message_id: int | None = None
