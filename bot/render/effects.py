@@ -1,0 +1,190 @@
+"""Specials in words: what /effect and /move did, and what ticked at a turn's start or end."""
+
+from __future__ import annotations
+
+from bot.catalogue.models import Special
+from bot.render.grit import grit_change_text
+from bot.rules.grit import GritChange
+from bot.rules.models import ActiveSpecial, Combatant
+from bot.rules.specials import (
+    Applied,
+    Lowered,
+    Mobility,
+    Movement,
+    SpecialBook,
+    TurnEndEffects,
+    TurnStartEffects,
+    mobility,
+)
+
+TIER_TEXT = {"first": "first move", "half": "beyond half Mobility", "full": "beyond full Mobility"}
+
+
+def special_text(active: ActiveSpecial) -> str:
+    """Return a carried Special as the tracker shows it: "Ruin 3", "Stunned"."""
+    return active.name if active.x is None else f"{active.name} {active.x}"
+
+
+def lowered_text(lowered: Lowered) -> str:
+    """Return "Ruin 3 → 2", "Ruin 1 → 0 (ends)" or "Stunned (ends)"."""
+    if lowered.before is None:
+        return f"{lowered.special} (ends)"
+    if lowered.after is None:
+        return f"{lowered.special} {lowered.before} (ends)"
+    text = f"{lowered.special} {lowered.before} → {lowered.after}"
+    return f"{text} (ends)" if lowered.ended else text
+
+
+def _grit(change: GritChange) -> str:
+    return grit_change_text(change)
+
+
+def turn_start_text(effects: TurnStartEffects) -> str | None:
+    """Return one line for what a combatant's Specials did at its turn start, if anything."""
+    if effects.empty:
+        return None
+    name = effects.combatant
+    parts = []
+    for tick in effects.ticks:
+        label = f"{tick.special} {tick.x}"
+        if tick.grit is not None:
+            parts.append(f"{label}: {_grit(tick.grit)}")
+        elif tick.kind == "stress":
+            parts.append(
+                f"{label}: {name} takes {tick.x} Stress "
+                f"(Stress {tick.stress_before} → {tick.stress_after})."
+            )
+        elif tick.untouched_because:
+            parts.append(f"{label}: no effect ({name} is {tick.untouched_because}).")
+    if effects.stunned is not None:
+        left = effects.stunned.actions_after
+        parts.append(
+            f"Stunned: {name} loses an action ({left} left) and may react again; Stunned ends."
+        )
+    if effects.decays:
+        parts.append(", ".join(lowered_text(d) for d in effects.decays) + ".")
+    return f"{name}'s Specials — " + " ".join(parts)
+
+
+def turn_end_text(effects: TurnEndEffects | None) -> str | None:
+    """Return one line for what a combatant's Specials did at its turn end, if anything."""
+    if effects is None or effects.empty:
+        return None
+    parts = []
+    if effects.slow is not None:
+        parts.append(
+            f"Slow {effects.slow.x}: it did not move 1 m this turn; {_grit(effects.slow.grit)}"
+        )
+    if effects.decays:
+        parts.append(", ".join(lowered_text(d) for d in effects.decays) + ".")
+    return f"{effects.combatant}'s Specials at turn end — " + " ".join(parts)
+
+
+def applied_text(applied: Applied) -> str:
+    """Return what /effect apply did, in one line."""
+    name, special = applied.combatant, applied.special
+    label = special if applied.x_after is None else f"{special} {applied.x_after}"
+    source = f" (from {applied.source})" if applied.source else ""
+    match applied.outcome:
+        case "new":
+            if special == "Prone":
+                return f"{name} is knocked prone."
+            return f"{name} now has {label}{source}."
+        case "stacked":
+            return (
+                f"{special} on {name} stacks: {applied.x_before} + {applied.x_given} → "
+                f"{applied.x_after}{source}."
+            )
+        case "raised":
+            return (
+                f"{special} on {name} is refreshed at the higher X: "
+                f"{applied.x_before} → {applied.x_after}."
+            )
+        case "kept":
+            return f"{special} on {name} is refreshed and keeps its higher X {applied.x_before}."
+        case "replaced":
+            return (
+                f"{applied.source} replaces {applied.previous_source} as {name}'s challenger: "
+                f"{special} {applied.x_before} → {applied.x_after}."
+            )
+        case "resisted":
+            return (
+                f"{name} keeps {applied.previous_source}'s {special} {applied.x_before}: a "
+                f"different challenger replaces it only with a higher X (got {applied.x_given})."
+            )
+    if special == "Prone":
+        return f"{name} is already prone."
+    return f"{name} is already {special}: it does not stack, nothing changes."
+
+
+def cleansed_text(combatant: str, x: int, lowered: Lowered) -> str:
+    """Return "Cleanse 2 on Goblin: Ruin 5 → 3."."""
+    return f"Cleanse {x} on {combatant}: {lowered_text(lowered)}."
+
+
+def removed_text(combatant: str, lowered: Lowered) -> str:
+    """Return what /effect remove did: "Goblin's Ruin 3 is removed." or "Bulwark 3 → 2"."""
+    if lowered.special == "Prone":
+        return f"{combatant} stands up (Prone removed)."
+    if lowered.reason == "remove" and lowered.after is None:
+        shown = lowered.special if lowered.before is None else f"{lowered.special} {lowered.before}"
+        return f"{combatant}'s {shown} is removed."
+    return f"{combatant}: {lowered_text(lowered)}."
+
+
+def mobility_text(allowed: Mobility) -> str:
+    """Return "Mobility 8 m", "Mobility 8 m − Slow 2 = 6 m", "prone: 2 m" or "Speed 0 m (Root 3)"."""
+    if allowed.stopped_by is not None:
+        return f"Speed 0 m ({allowed.stopped_by})"
+    text = f"Mobility {allowed.normal_m} m"
+    if allowed.slow:
+        text += f" − Slow {allowed.slow} = {max(0, allowed.normal_m - allowed.slow)} m"
+    if allowed.prone:
+        text += f", prone: {allowed.limit_m} m"
+    return text
+
+
+def movement_text(movement: Movement, lacerate: GritChange | None) -> str:
+    """Return what /move did: metres, the Mobility check, Lacerate's damage, Slow satisfied."""
+    name = movement.combatant
+    text = (
+        f"{name} moves {movement.metres} m ({movement.moved_after} m this turn; "
+        f"{mobility_text(movement.mobility)})."
+    )
+    if movement.beyond_m:
+        text += (
+            f" That is {movement.beyond_m} m beyond its Mobility: allowed, the GM rules on how "
+            "(a dash, a second move)."
+        )
+    if movement.lacerate and lacerate is not None:
+        tiers = ", ".join(TIER_TEXT[hit.tier] for hit in movement.lacerate)
+        text += f" Lacerate {movement.lacerate[0].x} ({tiers}): {grit_change_text(lacerate)}"
+    if movement.slow_satisfied:
+        text += " Slow is satisfied: no Slow damage at the end of this turn."
+    return text
+
+
+def effect_lines(combatant: Combatant, book: SpecialBook, *, detail: bool = False) -> list[str]:
+    """Return a combatant's Specials for /effect list; with detail, each one's effect too."""
+    carried = []
+    if combatant.prone:
+        carried.append(("Prone", book.get("prone"), None))
+    for active in combatant.specials:
+        source = f" (from {active.source})" if active.source else ""
+        carried.append((special_text(active) + source, book.get(active.name), active))
+    header = f"**{combatant.name}** — " + (
+        ", ".join(text for text, _, _ in carried) if carried else "no Specials"
+    )
+    extras = [mobility_text(mobility(combatant, book)), f"moved {combatant.moved_m} m this turn"]
+    if combatant.stress:
+        extras.append(f"Stress {combatant.stress}")
+    lines = [header + " · " + " · ".join(extras)]
+    if detail:
+        for text, definition, _ in carried:
+            if definition is not None:
+                lines.append(f"• {text}: {definition.effect} {_cleanse_note(definition)}")
+    return lines
+
+
+def _cleanse_note(special: Special) -> str:
+    return "Cleanse can lower it." if special.cleanse else "Cleanse cannot touch it."
