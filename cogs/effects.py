@@ -1,0 +1,248 @@
+"""/effect and /move: Specials on combatants and the movement they care about [COMMANDS.md].
+
+Who may: the GM for any combatant; a player for the combatants they control (their
+own Brace, a Cleanse on themself). The turn-start and turn-end bookkeeping runs from
+the round state machine through `bot.hooks`, which this cog's setup installs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.catalogue.models import Special
+from bot.errors import NotFound
+from bot.render.effects import (
+    applied_text,
+    cleansed_text,
+    effect_lines,
+    movement_text,
+    removed_text,
+    special_text,
+)
+from bot.rules import specials as rules
+from bot.rules.encounter import NoHooks
+from bot.rules.models import Combatant
+from bot.specials_hooks import SpecialHooks
+from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
+
+if TYPE_CHECKING:
+    from bot.app import Tablehand
+
+LIST_LIMIT = 1900  # characters of one /effect list reply
+
+
+class Effects(commands.Cog):
+    """Specials on combatants: apply, cleanse, remove, list; and /move."""
+
+    effect = app_commands.Group(name="effect", description="Specials on combatants (Ruin, Root…)")
+
+    def __init__(self, bot: Tablehand, hooks: SpecialHooks) -> None:
+        self.bot = bot
+        self.hooks = hooks
+        self.book = hooks.book
+
+    async def cog_unload(self) -> None:
+        if self.bot.hooks is self.hooks:
+            self.bot.hooks = NoHooks()
+
+    # Autocomplete --------------------------------------------------------------------
+
+    def _catalogue_choices(self, current: str) -> list[app_commands.Choice[str]]:
+        tracked = {s.key for s in self.book.tracked()}
+        if not current.strip():
+            return [
+                app_commands.Choice(name=display(s), value=f"special:{s.key}")
+                for s in self.book.tracked()
+            ][:AUTOCOMPLETE_LIMIT]
+        return [
+            app_commands.Choice(name=c.name, value=c.value)
+            for c in self.bot.lookup.suggest(current, kind="special")
+            if c.value.removeprefix("special:") in tracked
+        ][:AUTOCOMPLETE_LIMIT]
+
+    async def _carried_choices(
+        self, interaction: discord.Interaction, current: str, *, cleansable: bool
+    ) -> list[app_commands.Choice[str]]:
+        """Offer the named combatant's own Specials, else every Special the tracker keeps."""
+        named = getattr(interaction.namespace, "combatant", None)
+        encounter = await self.bot.store.peek(interaction.channel_id or 0)
+        target = None
+        if named and encounter is not None:
+            wanted = str(named).strip().casefold()
+            target = next((c for c in encounter.combatants if c.name.casefold() == wanted), None)
+        if target is None:
+            return self._catalogue_choices(current)
+        typed = current.strip().casefold()
+        choices = []
+        carried = [("Prone", "special:prone")] if target.prone else []
+        for active in target.specials:
+            definition = self.book.get(active.name)
+            if definition is None or (cleansable and not definition.cleanse):
+                continue
+            carried.append((special_text(active), f"special:{definition.key}"))
+        for name, value in carried:
+            if cleansable and value == "special:prone":
+                continue
+            if typed in name.casefold():
+                choices.append(app_commands.Choice(name=name, value=value))
+        return choices[:AUTOCOMPLETE_LIMIT] or self._catalogue_choices(current)
+
+    async def any_special(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return self._catalogue_choices(current)
+
+    async def cleansable_special(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._carried_choices(interaction, current, cleansable=True)
+
+    async def carried_special(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._carried_choices(interaction, current, cleansable=False)
+
+    # Helpers -------------------------------------------------------------------------
+
+    def _special(self, query: str) -> Special:
+        """Return the catalogue's Special a typed name means (fuzzy), or say there is none."""
+        try:
+            entry = self.bot.lookup.find(query, kind="special")
+        except NotFound as error:
+            raise NotFound(str(error).replace("No entry named", "No Special named", 1)) from None
+        assert isinstance(entry, Special)
+        return entry
+
+    async def _reply(
+        self, interaction: discord.Interaction, table: Table, target: Combatant, text: str
+    ) -> None:
+        """Tell the channel (or only the GM, for a hidden NPC) and refresh the tracker."""
+        self.bot.trackers.touch(table.channel_id)
+        await interaction.response.send_message(text, ephemeral=target.hidden)
+
+    @staticmethod
+    def _log(table: Table, target: Combatant, text: str) -> None:
+        if not target.hidden:
+            table.log(text)
+
+    # /effect -------------------------------------------------------------------------
+
+    @effect.command(name="apply", description="Put a Special on a combatant (stacking rules apply)")
+    @app_commands.describe(
+        combatant="Who gets it",
+        special="The Special (Ruin, Root, Stunned…)",
+        x="Its X: needed for Ruin(X) and the like, left out for Stunned, Prone, Immovable",
+        source="Who applied it (Challenge records its challenger)",
+    )
+    @app_commands.autocomplete(combatant=combatant_choices, special=any_special)
+    async def apply(
+        self,
+        interaction: discord.Interaction,
+        combatant: str,
+        special: str,
+        x: int | None = None,
+        source: app_commands.Range[str, 1, 32] | None = None,
+    ) -> None:
+        definition = self._special(special)
+        async with at_table(interaction) as table:
+            target = table.acting_for(combatant)
+            applied = rules.apply_special(target, definition, x, source)
+            text = applied_text(applied)
+            if applied.changed:
+                self._log(table, target, text)
+        await self._reply(interaction, table, target, text)
+
+    @effect.command(name="cleanse", description="Cleanse(X): lower one eligible Special by X")
+    @app_commands.describe(
+        combatant="Whose Special",
+        special="The Special to lower (not Regeneration, Prone, Stunned, Brace, Bulwark, Immovable)",
+        x="Cleanse's X: how far it lowers that one Special",
+    )
+    @app_commands.autocomplete(combatant=combatant_choices, special=cleansable_special)
+    async def cleanse(
+        self, interaction: discord.Interaction, combatant: str, special: str, x: int
+    ) -> None:
+        definition = self._special(special)
+        async with at_table(interaction) as table:
+            target = table.acting_for(combatant)
+            lowered = rules.cleanse_special(target, definition, x)
+            text = cleansed_text(target.name, x, lowered)
+            self._log(table, target, text)
+        await self._reply(interaction, table, target, text)
+
+    @effect.command(name="remove", description="Take a Special off (or lower it by X)")
+    @app_commands.describe(
+        combatant="Whose Special",
+        special="The Special to remove (Prone: the combatant stands up)",
+        x="Lower it by X instead (spend Bulwark or Mark, a Vitality check against Root)",
+    )
+    @app_commands.autocomplete(combatant=combatant_choices, special=carried_special)
+    async def remove(
+        self,
+        interaction: discord.Interaction,
+        combatant: str,
+        special: str,
+        x: int | None = None,
+    ) -> None:
+        definition = self._special(special)
+        async with at_table(interaction) as table:
+            target = table.acting_for(combatant)
+            lowered = rules.remove_special(target, definition, x)
+            text = removed_text(target.name, lowered)
+            self._log(table, target, text)
+        await self._reply(interaction, table, target, text)
+
+    @effect.command(name="list", description="Show Specials with X and source (only to you)")
+    @app_commands.describe(combatant="One combatant, with each Special's effect (default: all)")
+    @app_commands.autocomplete(combatant=combatant_choices)
+    async def list(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
+        async with at_table(interaction) as table:
+            encounter = table.encounter
+            if combatant:
+                lines = effect_lines(table.combatant(combatant), self.book, detail=True)
+            else:
+                shown = [c for c in encounter.combatants if table.is_gm or not c.hidden]
+                lines = [line for c in shown for line in effect_lines(c, self.book)]
+        text = "\n".join(lines) or "No combatants yet."
+        if len(text) > LIST_LIMIT:
+            text = text[: LIST_LIMIT - 2] + " …"
+        await interaction.response.send_message(text, ephemeral=True)
+
+    # /move ---------------------------------------------------------------------------
+
+    @app_commands.command(name="move", description="Record voluntary movement this turn, in metres")
+    @app_commands.describe(
+        distance="Metres moved (one space = 2 m)",
+        combatant="Who moves (default: your combatant)",
+    )
+    @app_commands.autocomplete(combatant=combatant_choices)
+    async def move(
+        self, interaction: discord.Interaction, distance: int, combatant: str | None = None
+    ) -> None:
+        async with at_table(interaction) as table:
+            mover = table.acting_for(combatant)
+            movement = rules.move(mover, distance, self.book)
+            lacerate = None
+            moved = f"{mover.name} moves {distance} m."
+            if movement.lacerate_damage:
+                self._log(table, mover, moved[:-1] + f" through Lacerate {movement.lacerate[0].x}.")
+                lacerate, _ = table.change_grit(mover, damage=movement.lacerate_damage)
+            else:
+                self._log(table, mover, moved)
+            text = movement_text(movement, lacerate)
+        await self._reply(interaction, table, mover, text)
+
+
+def display(special: Special) -> str:
+    """Return the name an autocomplete shows: "Ruin(X)", "Stunned"."""
+    return f"{special.name}(X)" if special.takes_x else special.name
+
+
+async def setup(bot: Tablehand) -> None:
+    hooks = SpecialHooks.from_catalogue(bot.catalogue)
+    bot.hooks = hooks
+    await bot.add_cog(Effects(bot, hooks))
