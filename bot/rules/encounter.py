@@ -32,7 +32,7 @@ OPENING_PHASES: tuple[Phase, ...] = ("start", "question", "declaration")
 # Phases after the last turn in the `full` flow [GAME.md §5 Round flow].
 CLOSING_PHASES: tuple[Phase, ...] = ("reaction", "resolution", "counter", "cleanup", "summary")
 
-SkipReason = Literal["broken", "waiting", "held", "surprised"]
+SkipReason = Literal["broken", "waiting", "held", "surprised", "acted"]
 
 
 class Skip(Result):
@@ -381,6 +381,8 @@ def _reset_for_round(combatant: Combatant) -> None:
     combatant.sacrifices = {}
     combatant.moved_m = 0
     combatant.acted_this_round = False
+    combatant.acted_out_of_turn = False
+    combatant.declaration = None
     combatant.actions_left = actions_per_round(combatant)
 
 
@@ -433,6 +435,7 @@ def _end_act(encounter: Encounter, hooks: TurnHooks) -> Step:
     """An /act inside someone's turn is over: the interrupted turn goes on."""
     actor = by_id(encounter, encounter.acting_now)  # type: ignore[arg-type]
     encounter.acting_now = None
+    actor.acted_out_of_turn = True
     lines = _end_turn(encounter, actor, hooks)
     resumed = encounter.phase == "initiative"
     return _step(encounter, ended=actor.id, resumed=resumed, turn_end_lines=lines)
@@ -447,6 +450,8 @@ def _skip_reason(encounter: Encounter, combatant: Combatant) -> SkipReason | Non
         return "waiting"
     if combatant.holding:
         return "held"
+    if combatant.acted_out_of_turn:
+        return "acted"  # it used /act earlier this round: no second turn
     return None
 
 

@@ -1,0 +1,146 @@
+"""Declarations: what each combatant says it will do this round [GAME.md §5 Round flow, 000].
+
+A declaration lasts the round (Cleanup clears it) and replaces an earlier one. A long
+action is declared with `kind="long"`: the first time with its count, which starts it
+at 0; afterwards declaring it again spends effort on it — one main action (cumulative)
+or the round's remaining actions (focused) — and its progress stays across rounds.
+"""
+
+from __future__ import annotations
+
+from bot.errors import BadInput, RuleViolation
+from bot.rules import encounter as flow
+from bot.rules.fortune import require_in_round
+from bot.rules.long_actions import (
+    LongActionProgress,
+    start_long_action,
+    stop_long_action,
+    work_on_long_action,
+)
+from bot.rules.models import (
+    Combatant,
+    Declaration,
+    DeclarationKind,
+    Encounter,
+    LongAction,
+    LongActionKind,
+)
+from bot.rules.results import Result
+
+MAX_DECLARATION_LENGTH = 100
+DEFAULT_LONG_KIND: LongActionKind = "focused"  # when /declare kind:long gives no long_type [bot]
+
+
+class Declared(Result):
+    """A declaration recorded, and what it did to a long action."""
+
+    combatant_id: int
+    declaration: Declaration
+    replaced: Declaration | None = None  # the one it replaces this round
+    started: LongAction | None = None  # a long action begun now, at 0
+    progress: LongActionProgress | None = None  # effort spent on the long action under way
+
+
+class Undeclared(Result):
+    """A declaration withdrawn, and the long action abandoned with it."""
+
+    combatant_id: int
+    withdrawn: Declaration | None = None
+    abandoned: LongAction | None = None  # as it stood: its progress is lost
+
+
+def clean_text(text: str) -> str:
+    """Return a declaration's text on one line, refusing an empty or overlong one."""
+    cleaned = " ".join(text.split())
+    if not cleaned:
+        raise BadInput("Say what the combatant will do (the `action` option).")
+    if len(cleaned) > MAX_DECLARATION_LENGTH:
+        raise BadInput(f"A declaration is at most {MAX_DECLARATION_LENGTH} characters.")
+    return cleaned
+
+
+def declare(
+    encounter: Encounter,
+    combatant: Combatant,
+    text: str,
+    kind: DeclarationKind = "primary",
+    *,
+    rounds: int | None = None,
+    long_type: LongActionKind | None = None,
+) -> Declared:
+    """Record this round's declaration; for a long action, start it or work on it."""
+    cleaned = clean_text(text)
+    require_in_round(encounter, combatant, "declare")
+    if flow.is_broken(combatant):
+        raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
+    if kind != "long" and (rounds is not None or long_type is not None):
+        raise BadInput("rounds and long_type belong to a long action (kind:long).")
+    started = progress = None
+    if kind == "long":
+        under_way = combatant.long_action
+        if under_way is None:
+            if rounds is None:
+                raise BadInput(
+                    "A new long action needs its count: rounds:N (the GM sets how many)."
+                )
+            started = start_long_action(
+                combatant, cleaned, long_type or DEFAULT_LONG_KIND, rounds
+            ).model_copy()
+        else:
+            progress = _work(combatant, under_way, cleaned, rounds, long_type)
+            cleaned = under_way.name
+    replaced = combatant.declaration
+    combatant.declaration = Declaration(text=cleaned, kind=kind)
+    return Declared(
+        combatant_id=combatant.id,
+        declaration=combatant.declaration,
+        replaced=replaced,
+        started=started,
+        progress=progress,
+    )
+
+
+def _work(
+    combatant: Combatant,
+    under_way: LongAction,
+    text: str,
+    rounds: int | None,
+    long_type: LongActionKind | None,
+) -> LongActionProgress:
+    """Spend effort on the long action under way, refusing a different or re-counted one."""
+    progress = f"{under_way.progress}/{under_way.rounds}"
+    if text.casefold() != under_way.name.casefold():
+        raise RuleViolation(
+            f"{combatant.name} is busy with {under_way.name} ({progress}); declare it again "
+            "to work on it, or /undeclare to abandon it first."
+        )
+    if rounds is not None or (long_type is not None and long_type != under_way.kind):
+        raise BadInput(
+            f"{under_way.name} is under way ({under_way.kind}, {progress}); its count and type "
+            "are set when it starts."
+        )
+    if combatant.actions_left < 1:
+        raise RuleViolation(
+            f"{combatant.name} has no actions left this round to work on {under_way.name}."
+        )
+    return work_on_long_action(combatant)
+
+
+def undeclare(encounter: Encounter, combatant: Combatant) -> Undeclared:
+    """Withdraw this round's declaration; withdrawing a long action abandons it."""
+    # A long action is withdrawn when this round's declaration is it, or when nothing
+    # else was declared this round [bot].
+    declaration = combatant.declaration
+    abandons = combatant.long_action is not None and (
+        declaration is None or declaration.kind == "long"
+    )
+    if declaration is None and not abandons:
+        raise RuleViolation(f"{combatant.name} has declared nothing this round.")
+    abandoned = stop_long_action(combatant).model_copy() if abandons else None
+    combatant.declaration = None
+    return Undeclared(combatant_id=combatant.id, withdrawn=declaration, abandoned=abandoned)
+
+
+def shows_declarations(encounter: Encounter) -> bool:
+    """Return whether the tracker lists declarations now: the `full` flow's Declaration phase."""
+    return encounter.flow == "full" and encounter.phase == "declaration"
