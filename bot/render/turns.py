@@ -19,7 +19,6 @@ SKIP_TEXT = {
     "waiting": "waits",
     "held": "is holding — turn passed",
     "surprised": "is surprised — no turn",
-    "acted": "already acted this round (/act) — turn passed",
 }
 
 
@@ -95,11 +94,13 @@ def announce(encounter: Encounter, step: Step) -> Announcement:
         secret = [e for e in step.initiative if _hidden(encounter, e.combatant_id)]
         if secret:
             say("Hidden: " + ", ".join(initiative_text(e) for e in secret), secret=True)
+    # What ended a turn comes before what starts the next one.
+    ended_hidden = step.ended is not None and _hidden(encounter, step.ended)
+    for line in step.turn_end_lines:
+        say(line, secret=ended_hidden)
     for start in step.turn_starts:
         for line in start.lines:
             say(line, secret=_hidden(encounter, start.combatant_id))
-    for line in step.turn_end_lines:
-        say(line)
     for skip in step.skipped:
         say(
             f"{_name(encounter, skip.combatant_id)} {SKIP_TEXT[skip.reason]}.",

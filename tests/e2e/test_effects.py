@@ -302,3 +302,25 @@ async def test_special_autocomplete_offers_the_catalogues_specials(fast) -> None
     await gm.run("/effect apply combatant:Goblin special:Stunned")
     own = await gm.autocomplete("effect cleanse", "special", "", options={"combatant": "Goblin"})
     assert own == [{"name": "Ruin 2", "value": "special:ruin"}]
+
+
+async def test_a_turns_end_is_told_before_the_next_turns_start(fast) -> None:
+    """The ending turn's Slow damage came after the next turn's ticks, or reached players when hidden."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Lurker hidden:true finesse:5")
+    await gm.run("/init add name:Goblin finesse:3")
+    await gm.run("/init add name:Orc finesse:1")
+    await gm.run("/effect apply combatant:Lurker special:Slow x:3")
+    await gm.run("/effect apply combatant:Goblin special:Slow x:3")
+    await gm.run("/effect apply combatant:Orc special:Ruin x:2")
+    await gm.run("/init next")  # the Lurker's turn
+    goblin = await gm.run("/init next")  # the Lurker's turn ends: Slow 2, told to the GM only
+    assert "Lurker" not in goblin.content
+    await goblin.wait_followups(1)
+    assert "Lurker takes 2 damage (Grit 30 → 28)" in goblin.followups[0].content
+    orc = await gm.run("/init next")
+    slow = orc.text.index("Goblin takes 2 damage (Grit 30 → 28)")
+    ruin = orc.text.index("Orc takes 2 damage (Grit 30 → 28)")
+    assert slow < ruin
