@@ -19,6 +19,7 @@ SKIP_TEXT = {
     "waiting": "waits",
     "held": "is holding — turn passed",
     "surprised": "is surprised — no turn",
+    "acted": "already acted this round (/act) — turn passed",
 }
 
 
