@@ -63,6 +63,12 @@ class Initiative(
         else:
             await interaction.response.send_message(note or "Done.", ephemeral=True)
 
+    async def send_announcement(
+        self, interaction: discord.Interaction, table_channel: int, said: Announcement, gm: bool
+    ) -> None:
+        """Send another cog's step as /init next would (Fortune's /wait, /act, /hold)."""
+        await self._announce(interaction, table_channel, said, gm)
+
     # Commands ------------------------------------------------------------------------
 
     @app_commands.command(

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.render.fortune import declaration_mark
 from bot.render.text import actions_pips, grit_text, phase_title
+from bot.rules.declarations import shows_declarations
 from bot.rules.encounter import current_actor, is_broken, turns_running
+from bot.rules.initiative import sacrifice_bonus
 from bot.rules.models import Combatant, Encounter
 from bot.tracker import TrackerContent
 from bot.views import tracker_view
@@ -26,6 +29,10 @@ def marks(combatant: Combatant, encounter: Encounter) -> list[str]:
         found.append("⏸ Waiting")
     if combatant.holding:
         found.append("⏩ Hold")
+    if combatant.acted_out_of_turn:
+        found.append("↪ Acted (/act)")
+    for target in combatant.sacrifices:
+        found.append(f"✚ +{sacrifice_bonus(combatant, target)} {target}")
     if combatant.prone:
         found.append("Prone")
     for special in combatant.specials:
@@ -50,6 +57,8 @@ def combatant_line(combatant: Combatant, encounter: Encounter, *, acting: bool, 
     if turns_running(encounter) or combatant.actions_left != 2:
         parts.append(actions_pips(combatant.actions_left))
     parts.extend(marks(combatant, encounter))
+    if combatant.declaration is not None and shows_declarations(encounter):
+        parts.append(declaration_mark(combatant.declaration))
     return " · ".join(parts)
 
 
