@@ -35,3 +35,14 @@ def acting(text: str) -> str | None:
         if line.startswith("▶"):
             return line.split(" · ")[0].split(maxsplit=2)[-1].strip()
     return None
+
+
+def rows(text: str) -> list[str]:
+    """Return each combatant line of a rendered tracker without its Grit: "▶ 16 Mira · ●○"."""
+    found = []
+    for line in text.splitlines():
+        line = line.strip(" |")
+        if line.startswith(("▶", "▫")):
+            head, _grit, *rest = line.split(" · ")
+            found.append(" · ".join([" ".join(head.split()), *rest]))
+    return found
