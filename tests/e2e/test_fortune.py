@@ -287,6 +287,28 @@ async def test_a_cumulative_long_action_completes_after_its_count_of_main_action
     assert rows(await tracker(table))[0] == "▶ 5 Mira · ●○"
 
 
+async def test_a_focused_long_action_goes_back_to_zero_when_attacked(fast) -> None:
+    """An attack on a combatant busy with a focused long action left its progress standing."""
+    table = fast
+    if not any(spec.path == ("attack",) for spec in table.commands):
+        pytest.skip("/attack is not in this tree yet; tests/unit/rules covers the rule")
+    gm, alice = table.user("gm"), table.user("alice")
+    await gm.run("/init start mode:finesse")
+    await alice.run("/init join character:Mira finesse:5")
+    await gm.run("/init add name:Goblin finesse:1")
+    await alice.run("/declare action:Ritual kind:long rounds:3")
+    await gm.run("/init next")
+    await alice.run("/declare action:Ritual kind:long")  # a round of full attention: 1/3
+    await gm.run("/init round")
+    await gm.run("/init next")
+    worked = await alice.run("/declare action:Ritual kind:long")
+    assert "Mira works on Ritual: 2/3 (2 actions spent)." in worked.text
+    await alice.run("/init next")
+    attacked = await gm.run("/attack target:Mira")
+    assert "no defense" in attacked.text.lower()
+    assert rows(await tracker(table))[0] == "▫ 5 Mira · ○○ · ⏳ Ritual 0/3"
+
+
 async def test_undeclare_abandons_a_long_action(fast) -> None:
     """/undeclare of a long action kept it on the tracker."""
     table = fast
