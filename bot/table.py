@@ -20,6 +20,7 @@ from bot.permissions import Caller, controls, is_gm, require_act_for, require_gm
 from bot.render.grit import grit_change_text
 from bot.rules import encounter as flow
 from bot.rules.grit import GritChange, change_grit
+from bot.rules.initiative import actions_per_round
 from bot.rules.models import Combatant, Encounter
 from bot.store import ChannelState, GuildSettings
 
@@ -34,7 +35,7 @@ class Table:
     """One command's view of its channel: state, caller, server settings."""
 
     bot: Tablehand
-    interaction: discord.Interaction
+    interaction: discord.Interaction | None  # None: the bot's own work (timers)
     caller: Caller
     settings: GuildSettings
     state: ChannelState
@@ -118,6 +119,14 @@ class Table:
         which is also written to the round's log.
         """
         change = change_grit(combatant, damage=damage, heal=heal, set_to=set_to, max_grit=max_grit)
+        # Broken when the round opened, it got no actions; back on its feet before its
+        # turn, it takes that turn with this round's actions [002 "until Grit is restored"].
+        if (
+            change.announcement == "back_on_feet"
+            and combatant.actions_left == 0
+            and combatant.turn_started_round != self.encounter.round
+        ):
+            combatant.actions_left = actions_per_round(combatant)
         text = grit_change_text(change)
         if not combatant.hidden:
             self.log(text)
@@ -133,6 +142,17 @@ async def at_table(interaction: discord.Interaction) -> AsyncIterator[Table]:
     settings = await bot.store.settings(interaction.guild_id)
     async with bot.store.channel(interaction.channel_id) as state:
         yield Table(bot, interaction, Caller.of(interaction), settings, state)
+
+
+@asynccontextmanager
+async def at_channel(bot: Tablehand, channel_id: int) -> AsyncIterator[Table]:
+    """Load a channel's state under its lock for the bot's own work (a timer), not a user's."""
+    # The caller is the bot itself, with no rights: whatever runs here checks none.
+    async with bot.store.channel(channel_id) as state:
+        encounter = None if state.damaged else state.encounter
+        settings = await bot.store.settings(encounter.guild_id if encounter else None)
+        caller = Caller(user_id=bot.user.id if bot.user else 0)
+        yield Table(bot, None, caller, settings, state)
 
 
 async def combatant_choices(

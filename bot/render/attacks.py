@@ -1,0 +1,461 @@
+"""Attacks, rolls and checks in words: the attack prompt, the resolution, /roll and /check.
+
+One renderer for each: the cog hands over results (data) and gets back what to send.
+The defense and counter buttons live here too, beside the messages that carry them;
+they route clicks to the Attacks cog by custom_id, so they work after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.render.text import die_text
+from bot.rules.attack_flow import NoChoice
+from bot.rules.attacks import AttackResult, AttackRoll, AttackSpec, DefenseRoll
+from bot.rules.checks import CheckResult, level_name
+from bot.rules.dice import CoreRoll, ExpressionRoll
+from bot.rules.hit_bonus import HitBonus
+from bot.rules.long_actions import LongActionInterrupted
+from bot.rules.models import DefenseStrategy
+from bot.rules.results import Modifier
+from bot.views import CogButton
+
+HIT_COLOUR = discord.Colour.red()
+CRITICAL_COLOUR = discord.Colour.gold()
+MISS_COLOUR = discord.Colour.light_grey()
+PROMPT_COLOUR = discord.Colour.orange()
+FIELD_LIMIT = 1024
+
+STRATEGY_NAMES: dict[DefenseStrategy, str] = {
+    "block": "Block",
+    "dodge": "Dodge",
+    "break_away": "Break Away",
+    "take_cover": "Take Cover",
+}
+STYLE_NAMES = {
+    "melee": "melee",
+    "targeted": "targeted melee",
+    "ranged": "ranged",
+    "thrown": "thrown",
+    "unarmed": "unarmed",
+}
+NO_DEFENSE = {
+    "counter": "counter-attacked",
+    "focused_long_action": "focused on a long action",
+    "broken": "Broken",
+    "fixed_object": "a fixed object",
+}
+NO_CHOICE_NOTES: dict[NoChoice, str] = {
+    "critical": "no defense roll: a Critical hits automatically",
+    "risk_failure": "no defense roll: a Risk failure misses automatically",
+    "surprised": "surprised in round zero: defense 6 + range",
+    "counter": "a counter-attack: no defense",
+    "focused_long_action": "focused on a long action: no defense",
+    "cumulative_long_action": "busy with a cumulative long action: hit automatically",
+    "broken": "Broken: no defense",
+}
+
+
+# Numbers.
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def _modifier(modifier: Modifier) -> str:
+    return f"{modifier.name} {_signed(modifier.value)}"
+
+
+def core_text(core: CoreRoll) -> str:
+    """Return a core roll: "d20 **14**", with advantage faces, explosions and extra dice."""
+    text = f"d{core.die} **{core.natural}**"
+    if core.advantage is not None:
+        text += f" ({core.advantage}: {', '.join(map(str, core.faces))})"
+    if core.explosions:
+        text += " · explodes " + " ".join(_signed(face) for face in core.explosions)
+    for group in core.bonus:
+        text += f" · Bonus {group.spec} {_signed(group.total)} ({', '.join(map(str, group.faces))})"
+    for group in core.penalty:
+        text += (
+            f" · Penalty {group.spec} {_signed(-group.total)} ({', '.join(map(str, group.faces))})"
+        )
+    return text
+
+
+def risk_text(core: CoreRoll) -> str:
+    """Return "Risk 1 · Critical 20" (or a range of critical faces)."""
+    low = core.die - core.crit_range + 1
+    critical = str(core.die) if low >= core.die else f"{max(low, 1)}–{core.die}"
+    return f"Risk {core.risk} · Critical {critical}"
+
+
+def attack_text(roll: AttackRoll, late: Sequence[Modifier] = ()) -> str:
+    """Return the attack value with every number: die, attribute, modifiers, Risk, Critical."""
+    terms = [core_text(roll.core), f"{roll.attribute.capitalize()} {_signed(roll.attribute_value)}"]
+    terms += [_modifier(m) for m in (*roll.modifiers, *late)]
+    value = roll.value + sum(m.value for m in late)
+    text = " · ".join(terms) + f" → **{value}**\n{risk_text(roll.core)}"
+    if roll.beyond_perception:
+        text += " · beyond Perception: one die lower"
+    return text
+
+
+def defense_text(defense: DefenseRoll) -> str:
+    """Return the defense value with every number, or why there was no roll."""
+    terms: list[str] = []
+    if defense.strategy is not None:
+        terms.append(STRATEGY_NAMES[defense.strategy])
+    elif defense.no_roll == "surprised":
+        terms.append(f"Surprised (round zero) · base {defense.base}")
+    elif defense.no_roll is not None:
+        terms.append(f"No defense ({NO_DEFENSE[defense.no_roll]})")
+    if defense.core is not None:
+        terms.append(core_text(defense.core))
+        if defense.risk_failure:
+            terms.append("Risk failure: only modifiers count")
+        elif defense.attribute is not None:
+            terms.append(f"{defense.attribute.capitalize()} {_signed(defense.attribute_value)}")
+    if defense.cover and not defense.risk_failure:
+        doubled = " ×2" if defense.strategy == "take_cover" else ""
+        terms.append(f"Cover{doubled} {_signed(defense.cover)}")
+    terms += [_modifier(m) for m in defense.modifiers]
+    text = " · ".join(terms) + f" → **{defense.value}**"
+    if defense.core is not None:
+        text += f"\n{risk_text(defense.core)}"
+    return text
+
+
+def outcome_text(result: AttackResult, attacker: str, defender: str) -> str:
+    """Return the outcome: the values compared, or why it was automatic."""
+    natural = result.attack.core.natural
+    match result.auto_reason:
+        case "critical":
+            return f"Critical (natural {natural}) — **automatic hit**"
+        case "cumulative_long_action":
+            return f"{defender} is busy with a cumulative long action — **automatic hit**"
+        case "risk_failure":
+            text = (
+                f"Risk failure (natural {natural} ≤ Risk {result.attack.core.risk}) — "
+                "**automatic miss**"
+            )
+            if result.counter_opportunity:
+                text += (
+                    f"\nNatural 1: {defender} may counter-attack now "
+                    f"(no action; {attacker} gets no defense)."
+                )
+            return text
+    attack, defense = result.attack_value, result.defense_value
+    if result.hit:
+        return f"**{attack}** vs **{defense}** — **hit**"
+    tie = " (ties go to the defender)" if attack == defense else ""
+    return f"**{attack}** vs **{defense}** — **miss**{tie}"
+
+
+def damage_text(result: AttackResult, bonuses: Sequence[HitBonus]) -> str:
+    """Return the damage with every addend, reduction, momentum and doubling."""
+    damage = result.damage
+    if damage is None:
+        return "none"
+    labels = iter(f"{b.special} {b.x}" for b in bonuses)
+    terms = []
+    for part in damage.parts:
+        name = next(labels, part.name) if part.name == "Extra" else part.name
+        term = f"{name} {part.value}"
+        if part.expression is not None:
+            term += f" ({part.expression}: {', '.join(map(str, part.faces))})"
+        elif len(part.faces) > 1:
+            term += f" ({' + '.join(map(str, part.faces))})"
+        terms.append(term)
+    if damage.stopped:
+        terms.append(f"stopped: penetration {damage.penetration} ≤ durability {damage.durability}")
+    elif damage.reduced_by:
+        terms.append(
+            f"Durability {_signed(-damage.reduced_by)} "
+            f"(penetration {damage.penetration} > {damage.durability})"
+        )
+    terms += [_modifier(m) for m in damage.momentum]
+    if damage.doubled:
+        terms.append("×2 melee from stealth")
+    text = " · ".join(terms) + f" → **{damage.total}**"
+    if damage.withering:
+        text += "\nAltitude: the GM adjudicates a Withering roll."
+    return text
+
+
+# The prompt.
+
+
+@dataclass
+class Prompt:
+    """An attack waiting for the defender: what the prompt message shows."""
+
+    attack_id: str
+    attacker: str
+    defender: str
+    spec: AttackSpec
+    roll: AttackRoll
+    strategies: list[DefenseStrategy]
+    default: DefenseStrategy
+    due_at: float
+    ping: int | None
+    sacrifice_offered: bool = False
+    sacrificed: bool = False
+    notes: list[str] = field(default_factory=list)  # in the text: "Shade is revealed."
+
+
+def _choices(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" or {names[-1]}"
+
+
+def prompt_content(prompt: Prompt) -> str:
+    """Return the prompt's text, pinging the defender's controller."""
+    ping = f"<@{prompt.ping}> " if prompt.ping is not None else ""
+    lines = [f"{ping}**{prompt.defender}** is attacked by **{prompt.attacker}**!", *prompt.notes]
+    return "\n".join(lines)
+
+
+def prompt_embed(prompt: Prompt) -> discord.Embed:
+    """Render the attack and the defender's choice, with the default and its deadline."""
+    due = int(prompt.due_at)
+    names = [STRATEGY_NAMES[s] for s in prompt.strategies]
+    lines = [f"{prompt.defender}, choose a defense: {_choices(names)}."]
+    if prompt.sacrificed:
+        lines.append(f"{prompt.defender} sacrifices an action: +3 defense.")
+    elif prompt.sacrifice_offered:
+        lines.append("Sacrifice an action first for +3 defense this round.")
+    lines.append(
+        f"Without an answer by <t:{due}:T> (<t:{due}:R>), "
+        f"{prompt.defender} uses **{STRATEGY_NAMES[prompt.default]}**."
+    )
+    embed = discord.Embed(
+        title=f"{prompt.attacker} attacks {prompt.defender} — {STYLE_NAMES[prompt.spec.style]}",
+        description="\n".join(lines),
+        colour=PROMPT_COLOUR,
+    )
+    embed.add_field(name="Attack", value=attack_text(prompt.roll), inline=False)
+    return embed
+
+
+def prompt_view(prompt: Prompt) -> discord.ui.View:
+    """Return the defense buttons: each strategy that fits, and Sacrifice +3 when allowed."""
+    view = discord.ui.View(timeout=None)
+    for strategy in prompt.strategies:
+        view.add_item(DefenseButton(prompt.attack_id, strategy))
+    if prompt.sacrifice_offered and not prompt.sacrificed:
+        view.add_item(DefenseButton(prompt.attack_id, "sacrifice"))
+    return view
+
+
+def answered_text(defender: str, how: str) -> str:
+    """Return what a prompt says once answered: who chose what; the result follows below."""
+    return f"**{defender}** defended: {how}. The result is below."
+
+
+# The resolution.
+
+
+@dataclass
+class Resolution:
+    """A resolved attack and what it did to the defender."""
+
+    attacker: str
+    defender: str
+    spec: AttackSpec
+    result: AttackResult
+    how: str  # "Block, chosen by bob", "Block, the default after the timeout", why no choice
+    bonuses: list[HitBonus] = field(default_factory=list)
+    grit_text: str | None = None  # the Grit change as /grit damage words it
+    durability_after: int | None = None
+    stamina_after: int | None = None
+    long_action: LongActionInterrupted | None = None
+    notes: list[str] = field(default_factory=list)
+    counter_id: str | None = None  # an open counter-attack: the Counter button's id
+
+
+def _title(resolution: Resolution) -> tuple[str, discord.Colour]:
+    result = resolution.result
+    if result.critical:
+        verdict, colour = "Critical hit", CRITICAL_COLOUR
+    elif result.hit:
+        verdict, colour = "Hit", HIT_COLOUR
+    else:
+        verdict, colour = "Miss", MISS_COLOUR
+    counter = "counter-attacks" if resolution.spec.counter else "attacks"
+    return f"{resolution.attacker} {counter} {resolution.defender} — {verdict}", colour
+
+
+def resolution_embed(resolution: Resolution) -> discord.Embed:
+    """Render the resolution: dice, attribute, modifiers, Risk, defense, outcome, damage, Grit."""
+    result = resolution.result
+    title, colour = _title(resolution)
+    style = STYLE_NAMES[resolution.spec.style].capitalize()
+    embed = discord.Embed(title=title, description=f"{style} · {resolution.how}", colour=colour)
+    embed.add_field(
+        name="Attack", value=attack_text(result.attack, result.attack_modifiers), inline=False
+    )
+    if result.defense is not None:
+        embed.add_field(name="Defense", value=defense_text(result.defense), inline=False)
+    embed.add_field(
+        name="Outcome",
+        value=outcome_text(result, resolution.attacker, resolution.defender),
+        inline=False,
+    )
+    if result.hit:
+        embed.add_field(
+            name="Damage", value=damage_text(result, resolution.bonuses)[:FIELD_LIMIT], inline=False
+        )
+    if resolution.grit_text is not None:
+        embed.add_field(name="Grit", value=resolution.grit_text, inline=False)
+    notes = _notes(resolution)
+    if notes:
+        embed.add_field(name="Notes", value="\n".join(notes)[:FIELD_LIMIT], inline=False)
+    return embed
+
+
+def _notes(resolution: Resolution) -> list[str]:
+    result, defender = resolution.result, resolution.defender
+    notes = list(resolution.notes)
+    if result.durability_loss and resolution.durability_after is not None:
+        notes.append(
+            f"{defender}'s blocking item loses {result.durability_loss} durability "
+            f"(now {resolution.durability_after})."
+        )
+    if result.stamina_spent and resolution.stamina_after is not None:
+        notes.append(
+            f"{defender} spends {result.stamina_spent} stamina to dodge "
+            f"(now {resolution.stamina_after})."
+        )
+    interrupted = resolution.long_action
+    if interrupted is not None:
+        if interrupted.kind == "focused":
+            notes.append(
+                f"{defender}'s focused long action {interrupted.name} goes back to "
+                f"{interrupted.progress_after} (was {interrupted.progress_before})."
+            )
+        else:
+            notes.append(f"{defender} adds no progress to {interrupted.name} this round.")
+    return notes
+
+
+def resolution_log(resolution: Resolution) -> str:
+    """Return the resolution's line for the round's log."""
+    result = resolution.result
+    verb = "counter-attacks" if resolution.spec.counter else "attacks"
+    head = f"{resolution.attacker} {verb} {resolution.defender} ({resolution.spec.style})"
+    if result.auto_reason == "critical":
+        outcome = "a Critical hit"
+    elif result.auto_reason == "risk_failure":
+        outcome = "a Risk failure, miss"
+        if result.counter_opportunity:
+            outcome += "; a natural 1 opens a counter-attack"
+    elif result.auto_reason == "cumulative_long_action":
+        outcome = "an automatic hit"
+    else:
+        outcome = f"{result.attack_value} vs {result.defense_value}, {result.outcome}"
+    damage = f" for {result.damage_dealt}" if result.hit else ""
+    return f"{head}: {outcome}{damage}."
+
+
+def counter_view(attack_id: str) -> discord.ui.View:
+    """Return the Counter button offered after a natural 1."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CounterButton(attack_id))
+    return view
+
+
+# Buttons.
+
+DEFENSE_LABELS = {**STRATEGY_NAMES, "sacrifice": "Sacrifice +3"}
+
+
+class DefenseButton(
+    CogButton,
+    template=r"th:defend:(?P<attack>[\w-]+):(?P<choice>block|dodge|break_away|take_cover|sacrifice)",
+):
+    """One defense strategy (or Sacrifice +3) on an attack prompt."""
+
+    cog = "Attacks"
+    handler = "defense_button"
+
+    def __init__(self, attack_id: str, choice: str) -> None:
+        style = (
+            discord.ButtonStyle.success if choice == "sacrifice" else discord.ButtonStyle.primary
+        )
+        super().__init__(
+            discord.ui.Button(
+                label=DEFENSE_LABELS[choice],  # type: ignore[index]
+                style=style,
+                custom_id=f"th:defend:{attack_id}:{choice}",
+            ),
+            attack_id=attack_id,
+            choice=choice,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> DefenseButton:
+        return cls(match["attack"], match["choice"])
+
+
+class CounterButton(CogButton, template=r"th:counter:(?P<attack>[\w-]+)"):
+    """The counter-attack a natural 1 offers its defender."""
+
+    cog = "Attacks"
+    handler = "counter_button"
+
+    def __init__(self, attack_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Counter",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"th:counter:{attack_id}",
+            ),
+            attack_id=attack_id,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> CounterButton:
+        return cls(match["attack"])
+
+
+# /roll and /check.
+
+
+def roll_text(who: str, roll: ExpressionRoll, core: int | None) -> str:
+    """Return a free-form roll: "alice rolls 1d20 (14) + 3 = `17`", and what `core` stood for."""
+    text = f"🎲 **{who}** rolls {roll.breakdown}"
+    if roll.resolved != roll.expression and core is not None:
+        text += f" (core = {die_text(core)})"
+    return text
+
+
+def check_text(check: CheckResult) -> str:
+    """Return a check: the roll, trait and modifiers against the level, and the verdict."""
+    core = check.core
+    trait = check.trait_name or "Trait"
+    terms = [core_text(core), f"{trait} {_signed(check.trait)}"]
+    terms += [_modifier(m) for m in check.modifiers]
+    named = level_name(check.level)
+    level = f"{named} {check.level}" if named else str(check.level)
+    target = f"{check.target} ({level} +{check.level_raise} {check.time} time)"
+    if not check.level_raise:
+        target = level
+    if core.risk_failure:
+        verdict = f"Risk failure (natural {core.natural} ≤ Risk {core.risk}) — **failure**"
+    elif core.critical:
+        verdict = f"Critical (natural {core.natural}) — **success**"
+    else:
+        verdict = "**success**" if check.success else "**failure**"
+    return (
+        f"🎯 **{check.roller}** checks against {target}: "
+        + " · ".join(terms)
+        + f" → **{check.total}** — {verdict}"
+    )

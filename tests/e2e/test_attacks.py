@@ -1,0 +1,689 @@
+"""/attack and /defend end to end: prompts, buttons, timeouts, restarts, every number shown.
+
+The dice are exact: each test seeds `bot.rng` just before the command, and the faces
+quoted in its comments are what `random.Random(seed)` draws through the rules, in order
+(attack die, then defense die, then damage dice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.rules import encounter as flow
+from bot.rules.models import ActiveSpecial, Combatant, Encounter
+from bot.sandbox.client import SandboxTable
+from bot.sandbox.harness import running_bot
+from bot.sandbox.records import StoredMessage
+from bot.sandbox.server import LoopbackDiscord
+from bot.store import GuildSettings, SQLiteStore
+from tests.e2e.conftest import tablehand_bot
+
+pytestmark = pytest.mark.e2e
+
+CHANNEL = "table-1"
+
+
+async def _set_up(table: SandboxTable) -> SandboxTable:
+    table.bot.trackers.interval = 0  # type: ignore[attr-defined]
+    await table.user("gm").run("/init start")
+    await table.user("gm").run("/init add name:Goblin physical:3 finesse:2")
+    await table.user("alice").run("/init join character:Mira physical:4 finesse:3")
+    return table
+
+
+@pytest.fixture
+async def fight(make_table) -> SandboxTable:
+    """Round 1 in #table-1: the GM's Goblin (Physical 3, Finesse 2) and alice's Mira (4, 3)."""
+    return await _set_up(await make_table())
+
+
+def seed(table: SandboxTable, n: int) -> None:
+    """Make the bot's next draws those of random.Random(n)."""
+    table.bot.rng = random.Random(n)  # type: ignore[attr-defined]
+
+
+def fields(embed: dict[str, Any] | None) -> dict[str, str]:
+    """Return an embed's fields by name."""
+    assert embed is not None, "no embed"
+    return {f["name"]: f["value"] for f in embed.get("fields", [])}
+
+
+def channel_id(table: SandboxTable) -> int:
+    return table.channel(CHANNEL).id
+
+
+async def encounter(table: SandboxTable) -> Encounter:
+    """Return the channel's committed encounter (under its lock: after any command in flight)."""
+    async with table.bot.store.channel(channel_id(table)) as state:  # type: ignore[attr-defined]
+        return state.require_encounter().model_copy(deep=True)
+
+
+async def combatant(table: SandboxTable, name: str) -> Combatant:
+    return flow.by_name(await encounter(table), name)
+
+
+async def change(table: SandboxTable, name: str, **values: Any) -> None:
+    """Set a combatant's fields in the stored encounter (what other cogs would do)."""
+    async with table.bot.store.channel(channel_id(table)) as state:  # type: ignore[attr-defined]
+        target = flow.by_name(state.require_encounter(), name)
+        for key, value in values.items():
+            setattr(target, key, value)
+
+
+async def prompt_closed(table: SandboxTable, prompt: StoredMessage) -> StoredMessage:
+    """Wait until an answered prompt has lost its buttons."""
+    return await table.channel(CHANNEL).wait_for(
+        lambda ch: prompt if not prompt.buttons else None, what="the prompt to close"
+    )
+
+
+# One test per style and per defense strategy.
+
+
+async def test_a_melee_attack_blocked_shows_every_number_and_lowers_grit(fight) -> None:
+    """A blocked melee hit did not show d20 10 + Physical 4 = 14 vs d20 3 + 3 = 6 and 3 damage."""
+    table = fight
+    seed(table, 23)  # attack d20 10; block d20 3; weapon 1d8 → 1
+    prompt = await table.user("alice").run("/attack target:Goblin style:melee damage:1d8+2")
+    assert not prompt.ephemeral
+    assert (
+        fields(prompt.embed)["Attack"] == "d20 **10** · Physical +4 → **14**\nRisk 1 · Critical 20"
+    )
+    assert [b["label"] for b in prompt.buttons] == ["Block", "Dodge", "Break Away", "Sacrifice +3"]
+
+    resolved = await prompt.click("Block", as_user="gm")
+    assert not resolved.ephemeral
+    assert resolved.embed["title"] == "Mira attacks Goblin — Hit"
+    assert resolved.embed["description"] == "Melee · Block, chosen by Game Master"
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **10** · Physical +4 → **14**\nRisk 1 · Critical 20",
+        "Defense": "Block · d20 **3** · Physical +3 → **6**\nRisk 1 · Critical 20",
+        "Outcome": "**14** vs **6** — **hit**",
+        "Damage": "Weapon 3 (1d8+2: 1) → **3**",
+        "Grit": "Goblin takes 3 damage (Grit 30 → 27).",
+    }
+    assert (await combatant(table, "Goblin")).grit == 27
+    closed = await prompt_closed(table, prompt.message)
+    assert (
+        closed.content == "**Goblin** defended: Block, chosen by Game Master. The result is below."
+    )
+
+
+async def test_a_targeted_melee_attack_dodged_subtracts_the_area(fight) -> None:
+    """A targeted limbs attack did not use Finesse − 5 against a dodge, with the core face as damage."""
+    table = fight
+    seed(table, 47)  # attack d20 12; dodge d20 3
+    prompt = await table.user("alice").run("/attack target:Goblin style:targeted area:limbs")
+    resolved = await prompt.click("Dodge", as_user="gm")
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **12** · Finesse +3 · Target Limbs -5 → **10**\nRisk 1 · Critical 20",
+        "Defense": "Dodge · d20 **3** · Finesse +2 → **5**\nRisk 1 · Critical 20",
+        "Outcome": "**10** vs **5** — **hit**",
+        "Damage": "Attack roll 12 → **12**",
+        "Grit": "Goblin takes 12 damage (Grit 30 → 18). Goblin drops to Reduced Grit — now rolls d12.",
+    }
+    assert (await combatant(table, "Goblin")).grit == 18
+
+
+async def test_an_unarmed_attack_against_break_away_deals_physical(fight) -> None:
+    """An unarmed hit against break away did not deal the attacker's Physical (4)."""
+    table = fight
+    seed(table, 60)  # attack d20 10; break away d20 10 + the higher of Physical 3 / Finesse 2
+    prompt = await table.user("alice").run("/attack target:Goblin style:unarmed")
+    resolved = await prompt.click("Break Away", as_user="gm")
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **10** · Physical +4 → **14**\nRisk 1 · Critical 20",
+        "Defense": "Break Away · d20 **10** · Physical +3 → **13**\nRisk 1 · Critical 20",
+        "Outcome": "**14** vs **13** — **hit**",
+        "Damage": "Physical 4 → **4**",
+        "Grit": "Goblin takes 4 damage (Grit 30 → 26).",
+    }
+
+
+async def test_a_ranged_attack_against_take_cover_weighs_penetration(fight) -> None:
+    """Take cover was not 2 × cover + range with no roll, or penetration 3 > durability 1 took nothing."""
+    table = fight
+    # 10 spaces = 20 m, beyond Mira's Perception (10 m): she rolls a d12 [002].
+    seed(table, 101)  # attack d12 10; no defense roll; weapon 2d6 → 2, 5
+    prompt = await table.user("alice").run(
+        "/attack target:Goblin style:ranged cover:2 distance:10 penetration:3 "
+        "cover_durability:1 modifier:10 damage:2d6"
+    )
+    assert [b["label"] for b in prompt.buttons] == ["Block", "Dodge", "Take Cover", "Sacrifice +3"]
+    resolved = await prompt.click("Take Cover", as_user="gm")
+    assert fields(resolved.embed) == {
+        "Attack": "d12 **10** · Finesse +3 · Modifier +10 → **23**\n"
+        "Risk 1 · Critical 12 · beyond Perception: one die lower",
+        "Defense": "Take Cover · Cover ×2 +20 · Range +2 → **22**",
+        "Outcome": "**23** vs **22** — **hit**",
+        "Damage": "Weapon 7 (2d6: 2, 5) · Durability -1 (penetration 3 > 1) → **6**",
+        "Grit": "Goblin takes 6 damage (Grit 30 → 24).",
+    }
+
+
+async def test_a_thrown_attack_blocked_by_a_shield_wears_it(fight) -> None:
+    """A thrown hit on a shield did not lose 3 to penetration, 2 to durability, and wear the shield."""
+    table = fight
+    await change(table, "Goblin", durability=2)
+    seed(table, 101)  # attack d20 19; block d20 7; weapon 1d6 → 5
+    prompt = await table.user("alice").run(
+        "/attack target:Goblin style:thrown weight:2 distance:2 penetration:3 damage:1d6"
+    )
+    resolved = await prompt.click("Block", as_user="gm")
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **19** · Finesse +3 · Penetration -3 → **19**\nRisk 1 · Critical 20",
+        "Defense": "Block · d20 **7** · Range +2 → **9**\nRisk 1 · Critical 20",
+        "Outcome": "**19** vs **9** — **hit**",
+        "Damage": "Weapon 5 (1d6: 5) · Durability -2 (penetration 3 > 2) → **3**",
+        "Grit": "Goblin takes 3 damage (Grit 30 → 27).",
+        "Notes": "Goblin's blocking item loses 1 durability (now 1).",
+    }
+    assert (await combatant(table, "Goblin")).durability == 1
+
+
+async def test_a_ranged_attack_dodged_with_advantage_and_extra_dice(fight) -> None:
+    """Advantage, bonus and penalty dice and the range against a dodge were not all shown."""
+    table = fight
+    # attack d20 17 and 8 (keep 17), bonus 1d10 → 4, penalty 1d4 → 4; dodge d20 3
+    seed(table, 120)
+    prompt = await table.user("alice").run(
+        '/attack target:Goblin style:ranged distance:5 advantage:advantage bonus:"+1d10 -1d4"'
+    )
+    resolved = await prompt.click("Dodge", as_user="gm")
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **17** (advantage: 17, 8) · Bonus 1d10 +4 (4) · Penalty 1d4 -4 (4) "
+        "· Finesse +3 → **20**\nRisk 1 · Critical 20",
+        "Defense": "Dodge · d20 **3** · Finesse +2 · Range +1 → **6**\nRisk 1 · Critical 20",
+        "Outcome": "**20** vs **6** — **hit**",
+        "Damage": "Attack roll 17 → **17**",
+        "Grit": "Goblin takes 17 damage (Grit 30 → 13). Goblin drops to Reduced Grit — now rolls d12.",
+    }
+
+
+async def test_stealth_charge_and_altitude_add_their_damage(fight) -> None:
+    """A stealthy charge from altitude 1 did not add +4, 1d10, momentum 2 and double the damage."""
+    table = fight
+    seed(table, 142)  # attack d20 19; block d20 16; weapon 1d6 → 2; altitude 1d10 → 8
+    prompt = await table.user("alice").run(
+        "/attack target:Goblin stealth:true charge:6 altitude:1 damage:1d6"
+    )
+    resolved = await prompt.click("Block", as_user="gm")
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **19** · Physical +4 · Stealth +4 → **27**\nRisk 1 · Critical 20",
+        "Defense": "Block · d20 **16** · Physical +3 → **19**\nRisk 1 · Critical 20",
+        "Outcome": "**27** vs **19** — **hit**",
+        "Damage": "Weapon 2 (1d6: 2) · Altitude 1 8 (1d10: 8) · Momentum +2 · ×2 melee from stealth "
+        "→ **24**",
+        "Grit": "Goblin takes 24 damage (Grit 30 → 6). Goblin drops to Frail Grit — now rolls d10.",
+    }
+
+
+# Automatic outcomes.
+
+
+async def test_a_critical_hits_at_once_with_an_extra_die(fight) -> None:
+    """A natural 20 asked the defender, or did not add the explosion and a critical d20."""
+    table = fight
+    seed(table, 5)  # attack d20 20, explodes 9; weapon 1d8 → 6; critical d20 → 17
+    resolved = await table.user("alice").run("/attack target:Goblin damage:1d8 explode:true")
+    assert resolved.buttons == []
+    assert resolved.embed["title"] == "Mira attacks Goblin — Critical hit"
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **20** · explodes +9 · Physical +4 → **33**\nRisk 1 · Critical 20",
+        "Outcome": "Critical (natural 20) — **automatic hit**",
+        "Damage": "Weapon 6 (1d8: 6) · Critical 17 (1d20: 17) → **23**",
+        "Grit": "Goblin takes 23 damage (Grit 30 → 7). Goblin drops to Frail Grit — now rolls d10.",
+    }
+
+
+async def test_a_risk_failure_misses_at_once_without_a_counter(fight) -> None:
+    """A natural 4 against Risk 4 asked the defender, hit, or offered a counter-attack."""
+    table = fight
+    seed(table, 160)  # attack d20 4
+    resolved = await table.user("alice").run("/attack target:Goblin risk:3")
+    assert resolved.buttons == []
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **4** · Physical +4 → **8**\nRisk 4 · Critical 20",
+        "Outcome": "Risk failure (natural 4 ≤ Risk 4) — **automatic miss**",
+    }
+    goblin = await combatant(table, "Goblin")
+    assert goblin.grit == 30
+    assert (await encounter(table)).counter_offers == []
+
+
+async def test_a_natural_one_offers_a_free_counter_against_no_defense(fight) -> None:
+    """A natural 1 did not offer the GM a Counter that hits Mira's defense of 0 without an action."""
+    table = fight
+    seed(table, 206)  # Mira's attack d20 1; Goblin's counter d20 3
+    fumble = await table.user("alice").run("/attack target:Goblin")
+    assert fields(fumble.embed)["Outcome"] == (
+        "Risk failure (natural 1 ≤ Risk 1) — **automatic miss**\n"
+        "Natural 1: Goblin may counter-attack now (no action; Mira gets no defense)."
+    )
+    assert [b["label"] for b in fumble.buttons] == ["Counter"]
+    refused = await fumble.click("Counter", as_user="alice")
+    assert refused.ephemeral and refused.content == "This is not your counter-attack."
+
+    counter = await fumble.click("Counter", as_user="gm")
+    assert counter.embed["title"] == "Goblin counter-attacks Mira — Hit"
+    assert fields(counter.embed) == {
+        "Attack": "d20 **3** · Physical +3 → **6**\nRisk 1 · Critical 20",
+        "Defense": "No defense (counter-attacked) → **0**",
+        "Outcome": "**6** vs **0** — **hit**",
+        "Damage": "Attack roll 3 → **3**",
+        "Grit": "Mira takes 3 damage (Grit 30 → 27).",
+    }
+    assert (await combatant(table, "Goblin")).actions_left == 2  # a counter costs no action
+    await table.channel(CHANNEL).wait_for(lambda ch: not fumble.buttons, what="Counter removed")
+    again = await table.user("gm").click(fumble.message, "Counter") if fumble.buttons else None
+    assert again is None
+    assert (await encounter(table)).counter_offers == []
+
+
+async def test_a_counter_can_be_made_with_attack_options(fight) -> None:
+    """/attack counter:true did not use the open counter with the weapon given, free of actions."""
+    table = fight
+    seed(table, 206)  # Mira's attack d20 1; Goblin's counter d20 3; weapon 1d6 → 3
+    await table.user("alice").run("/attack target:Goblin")
+    counter = await table.user("gm").run(
+        "/attack target:Mira attacker:Goblin counter:true damage:1d6"
+    )
+    assert fields(counter.embed)["Damage"] == "Weapon 3 (1d6: 3) → **3**"
+    assert (await combatant(table, "Goblin")).actions_left == 2
+    second = await table.user("gm").run("/attack target:Mira attacker:Goblin counter:true")
+    assert second.ephemeral
+    assert second.content == (
+        "Goblin has no counter-attack against Mira this round (only a natural 1 opens one)."
+    )
+
+
+async def test_an_ambush_hits_a_surprised_defender_at_six_plus_range(make_table) -> None:
+    """In round zero a surprised defender was asked, or defended with more than 6 + range."""
+    table = await make_table()
+    table.bot.trackers.interval = 0  # type: ignore[attr-defined]
+    gm, alice = table.user("gm"), table.user("alice")
+    await gm.run("/init start ambush:party")
+    await gm.run("/init add name:Goblin physical:3 finesse:2")
+    await alice.run("/init join character:Mira physical:4 finesse:3")
+    seed(table, 23)  # attack d20 10
+    resolved = await alice.run("/attack target:Goblin style:ranged distance:5")
+    assert resolved.buttons == []
+    assert resolved.embed["description"] == "Ranged · surprised in round zero: defense 6 + range"
+    assert fields(resolved.embed) == {
+        "Attack": "d20 **10** · Finesse +3 → **13**\nRisk 1 · Critical 20",
+        "Defense": "Surprised (round zero) · base 6 · Range +1 → **7**",
+        "Outcome": "**13** vs **7** — **hit**",
+        "Damage": "Attack roll 10 → **10**",
+        "Grit": "Goblin takes 10 damage (Grit 30 → 20). Goblin drops to Reduced Grit — now rolls d12.",
+    }
+    refused = await gm.run("/attack target:Mira attacker:Goblin")
+    assert refused.ephemeral
+    assert refused.content == "Goblin is surprised: in round zero only the ambushers act."
+
+
+async def test_a_prone_defender_gives_melee_attackers_three(fight) -> None:
+    """A melee attack on a prone defender did not get +3."""
+    table = fight
+    await change(table, "Goblin", prone=True)
+    seed(table, 221)  # attack d20 8; block d20 14
+    prompt = await table.user("alice").run("/attack target:Goblin")
+    resolved = await prompt.click("Block", as_user="gm")
+    assert fields(resolved.embed)["Attack"] == (
+        "d20 **8** · Physical +4 · Target prone +3 → **15**\nRisk 1 · Critical 20"
+    )
+    assert fields(resolved.embed)["Outcome"] == "**15** vs **17** — **miss**"
+
+
+async def test_a_focused_long_action_gets_no_defense_and_loses_its_progress(fight) -> None:
+    """An attack on a focused long action asked for a defense or left its progress."""
+    table = fight
+    ritual = {"name": "Ritual", "kind": "focused", "rounds": 3, "progress": 2}
+    await change(table, "Goblin", long_action=ritual)
+    seed(table, 23)  # attack d20 10
+    resolved = await table.user("alice").run("/attack target:Goblin")
+    assert resolved.buttons == []
+    assert fields(resolved.embed)["Defense"] == "No defense (focused on a long action) → **0**"
+    assert fields(resolved.embed)["Notes"] == (
+        "Goblin's focused long action Ritual goes back to 0 (was 2)."
+    )
+    assert (await combatant(table, "Goblin")).long_action.progress == 0
+
+
+async def test_sundered_adds_its_dice_to_a_hit(fight) -> None:
+    """A hit on a Sundered 3 defender did not add 2d8."""
+    table = fight
+    await change(table, "Goblin", specials=[ActiveSpecial(name="Sundered", x=3)])
+    seed(table, 203)  # attack d20 3; block d20 2; weapon 1d6 → 4; Sundered 2d8 → 4, 1
+    prompt = await table.user("alice").run("/attack target:Goblin damage:1d6")
+    resolved = await prompt.click("Block", as_user="gm")
+    assert fields(resolved.embed)["Damage"] == (
+        "Weapon 4 (1d6: 4) · Sundered 3 5 (2d8: 4, 1) → **9**"
+    )
+    assert (await combatant(table, "Goblin")).grit == 21
+
+
+async def test_hex_adds_only_to_a_spell(fight) -> None:
+    """A non-Spell hit on a Hexed defender got Hex's dice, or a Spell hit did not."""
+    table = fight
+    await change(table, "Goblin", specials=[ActiveSpecial(name="Hex", x=2)])
+    seed(table, 23)  # attack d20 10; block d20 3; weapon 1d8+2 → 1 (3); Hex 1d8
+    prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2 spell:true")
+    resolved = await prompt.click("Block", as_user="gm")
+    hex_face = random.Random(23)
+    faces = [hex_face.randint(1, 20), hex_face.randint(1, 20), hex_face.randint(1, 8)]
+    hex_die = hex_face.randint(1, 8)
+    assert faces == [10, 3, 1]
+    assert fields(resolved.embed)["Damage"] == (
+        f"Weapon 3 (1d8+2: 1) · Hex 2 {hex_die} (1d8: {hex_die}) → **{3 + hex_die}**"
+    )
+    seed(table, 23)
+    plain = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
+    plain_resolved = await plain.click("Block", as_user="gm")
+    assert fields(plain_resolved.embed)["Damage"] == "Weapon 3 (1d8+2: 1) → **3**"
+
+
+# The defender's choice.
+
+
+async def test_sacrifice_spends_an_action_for_three_defense(fight) -> None:
+    """Sacrifice +3 did not spend the Goblin's action, leave the prompt open, or add +3."""
+    table = fight
+    seed(table, 244)  # attack d20 14; block d20 13
+    prompt = await table.user("alice").run("/attack target:Goblin")
+    sacrificed = await prompt.click("Sacrifice +3", as_user="gm")
+    assert sacrificed.type == 7  # the prompt is updated in place
+    assert [b["label"] for b in prompt.buttons] == ["Block", "Dodge", "Break Away"]
+    assert "Goblin sacrifices an action: +3 defense." in prompt.embed["description"]
+    assert (await combatant(table, "Goblin")).actions_left == 1
+    resolved = await prompt.click("Block", as_user="gm")
+    assert resolved.embed["description"] == (
+        "Melee · Block, chosen by Game Master, with a sacrificed action (+3)"
+    )
+    assert fields(resolved.embed)["Defense"] == (
+        "Block · d20 **13** · Physical +3 · Sacrifice +3 → **19**\nRisk 1 · Critical 20"
+    )
+    assert fields(resolved.embed)["Outcome"] == "**18** vs **19** — **miss**"
+
+
+async def test_defend_answers_the_waiting_attack_without_buttons(fight) -> None:
+    """/defend did not resolve the attack waiting on Mira and close its prompt."""
+    table = fight
+    seed(table, 23)  # Goblin's attack d20 10; Mira's dodge d20 3
+    prompt = await table.user("gm").run("/attack target:Mira attacker:Goblin")
+    assert prompt.message.mentions == [table.user("alice").id]  # only the defender's player
+    answered = await table.user("alice").run("/defend strategy:dodge")
+    assert answered.embed["description"] == "Melee · Dodge, chosen by Alice"
+    assert fields(answered.embed)["Outcome"] == "**13** vs **6** — **hit**"
+    assert (
+        fields(answered.embed)["Grit"]
+        == "Mira takes 10 damage (Grit 30 → 20). Mira drops to Reduced Grit — now rolls d12."
+    )
+    await prompt_closed(table, prompt.message)
+    nothing = await table.user("alice").run("/defend strategy:block")
+    assert nothing.ephemeral and nothing.content == "No attack is waiting for your defense."
+
+
+async def test_defend_for_someone_elses_combatant_is_refused(fight) -> None:
+    """bob could answer the attack on alice's Mira with /defend."""
+    table = fight
+    seed(table, 23)
+    await table.user("gm").run("/attack target:Mira attacker:Goblin")
+    refused = await table.user("bob").run("/defend strategy:block combatant:Mira")
+    assert refused.ephemeral and refused.content == "This is not your defense."
+    assert len((await encounter(table)).pending_attacks) == 1
+
+
+async def test_an_attack_on_someone_who_left_is_called_off(fight) -> None:
+    """An attack whose defender left the fight could not be cleared, or still dealt damage."""
+    table = fight
+    seed(table, 23)
+    prompt = await table.user("alice").run("/attack target:Goblin")
+    await table.user("gm").run("/init remove combatant:Goblin")
+    called_off = await prompt.click("Block", as_user="gm")
+    assert called_off.ephemeral
+    assert called_off.content == "That attack was called off: a combatant in it left the fight."
+    assert (await encounter(table)).pending_attacks == []
+    closed = await prompt_closed(table, prompt.message)
+    assert closed.content == "That attack was called off: a combatant in it left the fight."
+
+
+async def test_a_defense_timeout_falls_back_to_the_default(fight) -> None:
+    """An unanswered attack was not resolved with the Goblin's default (block) at the timeout."""
+    table = fight
+    guild = table.server.guild.id
+    await table.bot.store.update_settings(GuildSettings(guild_id=guild, defense_timeout=5))
+    table.bot.get_cog("Attacks").time_scale = 0.01  # type: ignore[union-attr] # 5 s → 0.05 s
+    seed(table, 260)  # attack d20 7; block d20 3
+    prompt = await table.user("alice").run("/attack target:Goblin")
+    resolved = await table.channel(CHANNEL).wait_for_message(
+        lambda m: bool(m.embeds) and "default" in m.embeds[0].get("description", ""),
+        after=prompt.message,
+    )
+    assert resolved.embeds[0]["description"] == (
+        "Melee · Block, the default after 5 s without an answer"
+    )
+    assert fields(resolved.embeds[0])["Defense"] == (
+        "Block · d20 **3** · Physical +3 → **6**\nRisk 1 · Critical 20"
+    )
+    assert fields(resolved.embeds[0])["Grit"] == "Goblin takes 7 damage (Grit 30 → 23)."
+    await prompt_closed(table, prompt.message)
+    late = await prompt.click("Dodge", as_user="gm") if prompt.buttons else None
+    assert late is None
+    assert (await encounter(table)).pending_attacks == []
+
+
+async def test_a_button_and_the_timeout_racing_resolve_once(fight) -> None:
+    """A click and the timeout together resolved one attack twice."""
+    table = fight
+    seed(table, 23)
+    prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
+    attack_id = (await encounter(table)).pending_attacks[0].id
+    cog = table.bot.get_cog("Attacks")  # type: ignore[attr-defined]
+    click, _ = await asyncio.gather(
+        prompt.click("Block", as_user="gm"),
+        cog._resolve_by_default(channel_id(table), attack_id),
+    )
+    await table.wait_idle()
+    results = [
+        m
+        for m in table.channel(CHANNEL).public_messages
+        if m.embeds and "Hit" in m.embeds[0].get("title", "")
+    ]
+    assert len(results) == 1
+    assert (await combatant(table, "Goblin")).grit == 27
+    if click.ephemeral:
+        assert click.content == "That attack has already been resolved."
+
+
+async def test_a_non_defender_pressing_a_defense_button_is_refused(fight) -> None:
+    """A player pressing the GM's defense got anything but a private refusal, or changed something."""
+    table = fight
+    seed(table, 23)
+    prompt = await table.user("alice").run("/attack target:Goblin")
+    before = (await encounter(table)).model_dump()
+    for user in ("alice", "bob"):
+        refused = await prompt.click("Block", as_user=user)
+        assert refused.ephemeral and refused.content == "This is not your defense."
+    assert (await encounter(table)).model_dump() == before
+    assert len(prompt.buttons) == 4  # still open
+
+
+async def test_the_attack_spends_an_action_and_the_tracker_shows_it(fight) -> None:
+    """An attack did not spend one of Mira's actions, or the tracker did not show it."""
+    table = fight
+    seed(table, 23)
+    await table.user("alice").run("/attack target:Goblin")
+    assert (await combatant(table, "Mira")).actions_left == 1
+    await table.bot.trackers.settled()  # type: ignore[attr-defined]
+    tracker = table.channel(CHANNEL).pinned_messages[0].embeds[0]["description"]
+    mira_line = next(line for line in tracker.splitlines() if "Mira" in line)
+    assert "●○" in mira_line
+
+
+async def test_the_round_log_holds_the_attack_and_its_damage(fight) -> None:
+    """The round's log did not list the attack's outcome and the Grit it cost."""
+    table = fight
+    seed(table, 23)
+    prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
+    await prompt.click("Block", as_user="gm")
+    async with table.bot.store.channel(channel_id(table)) as state:  # type: ignore[attr-defined]
+        lines = [e.text for e in await state.round_log(1)]
+    assert lines[-2:] == [
+        "Mira attacks Goblin (melee): 14 vs 6, hit for 3.",
+        "Goblin takes 3 damage (Grit 30 → 27).",
+    ]
+
+
+async def test_a_hidden_npc_that_attacks_is_revealed(fight) -> None:
+    """A hidden NPC attacked unseen, without its stealth bonus, or stayed hidden."""
+    table = fight
+    await table.user("gm").run("/init add name:Shade physical:2 hidden:true")
+    seed(table, 23)  # attack d20 10
+    prompt = await table.user("gm").run("/attack target:Mira attacker:Shade")
+    assert "Shade attacks from hiding and is revealed." in prompt.content
+    assert fields(prompt.embed)["Attack"] == (
+        "d20 **10** · Physical +2 · Stealth +4 → **16**\nRisk 1 · Critical 20"
+    )
+    assert not (await combatant(table, "Shade")).hidden
+
+
+# Bad input: a clear private refusal that changes nothing.
+
+
+@pytest.mark.parametrize(
+    ("user", "command", "message"),
+    [
+        ("alice", "/attack target:Mira", "Mira cannot attack themself."),
+        ("alice", "/attack target:Orc", "No combatant named 'Orc' in this encounter."),
+        (
+            "gm",
+            "/attack target:Mira attacker:Wreck",
+            "Wreck is Broken and cannot act until Grit is restored.",
+        ),
+        (
+            "alice",
+            "/attack target:Goblin damage:1d8+",
+            "That dice expression ends too early; try something like 2d6+3.",
+        ),
+        (
+            "alice",
+            "/attack target:Goblin damage:1001d6",
+            "A roll can use at most 1000 dice (this one asks for 1001).",
+        ),
+        (
+            "alice",
+            "/attack target:Goblin style:thrown",
+            "A thrown attack needs the weapon's weight (its range is Physical ÷ weight).",
+        ),
+        (
+            "alice",
+            "/attack target:Goblin style:melee area:head",
+            "A target size is for targeted melee; use special targeting for ranged.",
+        ),
+        (
+            "alice",
+            "/attack target:Goblin cover:2",
+            "Cover counts against ranged and thrown attacks only.",
+        ),
+        (
+            "bob",
+            "/attack target:Goblin attacker:Mira",
+            "Mira is another player's combatant; you cannot act for it.",
+        ),
+    ],
+)
+async def test_a_refused_attack_changes_nothing(
+    fight, user: str, command: str, message: str
+) -> None:
+    """A bad /attack was not refused privately with its reason, or it changed the encounter."""
+    table = fight
+    await table.user("gm").run("/init add name:Wreck grit:0")
+    await table.user("gm").run("/init start", channel="table-2")
+    await table.user("gm").run("/init add name:Orc", channel="table-2")
+    before = (await encounter(table)).model_dump()
+    public = len(table.channel(CHANNEL).public_messages)
+    refused = await table.user(user).run(command)
+    assert refused.ephemeral
+    assert refused.content == message
+    assert (await encounter(table)).model_dump() == before
+    assert len(table.channel(CHANNEL).public_messages) == public
+
+
+async def test_an_attacker_without_actions_is_refused(fight) -> None:
+    """A third attack in a round was allowed, or its refusal changed something."""
+    table = fight
+    seed(table, 23)
+    for _ in range(2):
+        await table.user("alice").run("/attack target:Goblin")
+    before = (await encounter(table)).model_dump()
+    refused = await table.user("alice").run("/attack target:Goblin")
+    assert refused.ephemeral
+    assert refused.content == "Mira has no actions left this round."
+    assert (await encounter(table)).model_dump() == before
+    assert len(before["pending_attacks"]) == 2
+
+
+# Restarts.
+
+
+async def test_a_restart_between_attack_and_defense_keeps_the_buttons_working(
+    server: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """After a restart the old prompt's Block button did not resolve the stored attack."""
+    table = SandboxTable(server)
+    async with running_bot(server, tablehand_bot(server, tmp_path, seed=285)) as bot:
+        table.bot = bot  # type: ignore[attr-defined]
+        await _set_up(table)
+        seed(table, 285)  # attack d20 19
+        prompt = await table.user("alice").run("/attack target:Goblin damage:1d10")
+        assert len((await encounter(table)).pending_attacks) == 1  # committed before the stop
+    async with running_bot(server, tablehand_bot(server, tmp_path, seed=7)) as bot:
+        table.bot = bot  # type: ignore[attr-defined]
+        resolved = await prompt.click("Dodge", as_user="gm")  # dodge d20 11; weapon 1d10 → 3
+        assert fields(resolved.embed) == {
+            "Attack": "d20 **19** · Physical +4 → **23**\nRisk 1 · Critical 20",
+            "Defense": "Dodge · d20 **11** · Finesse +2 → **13**\nRisk 1 · Critical 20",
+            "Outcome": "**23** vs **13** — **hit**",
+            "Damage": "Weapon 3 (1d10: 3) → **3**",
+            "Grit": "Goblin takes 3 damage (Grit 30 → 27).",
+        }
+        await prompt_closed(table, prompt.message)
+
+
+async def test_an_attack_overdue_after_a_restart_resolves_at_once(
+    server: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """An attack whose timeout passed while the bot was down was not resolved after start-up."""
+    table = SandboxTable(server)
+    async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
+        table.bot = bot  # type: ignore[attr-defined]
+        await _set_up(table)
+        seed(table, 285)  # attack d20 19
+        prompt = await table.user("alice").run("/attack target:Goblin")
+        assert len((await encounter(table)).pending_attacks) == 1  # committed before the stop
+    async with (
+        SQLiteStore(tmp_path / "tablehand.db") as store,
+        store.channel(table.channel(CHANNEL).id) as state,
+    ):
+        state.require_encounter().pending_attacks[0].due_at = 0.0  # overdue
+    async with running_bot(server, tablehand_bot(server, tmp_path, seed=11)) as bot:
+        table.bot = bot  # type: ignore[attr-defined]
+        # Resolved at start-up: the default block d20 15; no weapon, so damage is the face 19.
+        resolved = await table.channel(CHANNEL).wait_for_message(
+            lambda m: bool(m.embeds) and "default" in m.embeds[0].get("description", ""),
+            after=prompt.message,
+        )
+        assert fields(resolved.embeds[0]) == {
+            "Attack": "d20 **19** · Physical +4 → **23**\nRisk 1 · Critical 20",
+            "Defense": "Block · d20 **15** · Physical +3 → **18**\nRisk 1 · Critical 20",
+            "Outcome": "**23** vs **18** — **hit**",
+            "Damage": "Attack roll 19 → **19**",
+            "Grit": "Goblin takes 19 damage (Grit 30 → 11). "
+            "Goblin drops to Reduced Grit — now rolls d12.",
+        }
+        await prompt_closed(table, prompt.message)

@@ -1,0 +1,172 @@
+"""/roll and /check end to end: free dice with the limits, `core`, challenge levels, time.
+
+The dice are exact: each test seeds `bot.rng` just before the command; the comments
+quote what `random.Random(seed)` draws.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.rules.models import Character
+from bot.sandbox.client import SandboxTable
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def fight(make_table) -> SandboxTable:
+    """#table-1 with the GM's Goblin and alice's Mira (Grit 30: d20)."""
+    table = await make_table()
+    await table.user("gm").run("/init start")
+    await table.user("gm").run("/init add name:Goblin grit:15")
+    await table.user("alice").run("/init join character:Mira physical:4 finesse:3")
+    return table
+
+
+def seed(table: SandboxTable, n: int) -> None:
+    """Make the bot's next draws those of random.Random(n)."""
+    table.bot.rng = random.Random(n)  # type: ignore[attr-defined]
+
+
+# /roll
+
+
+async def test_roll_shows_every_die_and_the_total(fight) -> None:
+    """/roll 2d6+3 did not show both faces and the total, publicly."""
+    seed(fight, 3)  # 2, 5
+    rolled = await fight.user("bob").run("/roll expression:2d6+3")
+    assert not rolled.ephemeral
+    assert rolled.content == "🎲 **Bob** rolls 2d6 (2, 5) + 3 = `10`"
+
+
+async def test_roll_keeps_the_highest_dice(fight) -> None:
+    """/roll 4d6kh3 did not strike the dropped die."""
+    seed(fight, 3)  # 2, 5, 5, 2
+    rolled = await fight.user("bob").run("/roll expression:4d6kh3")
+    assert rolled.content == "🎲 **Bob** rolls 4d6kh3 (2, 5, 5, ~~2~~) = `12`"
+
+
+async def test_core_is_the_callers_combatant_die(fight) -> None:
+    """`core` was not the caller's combatant's die (Mira: d20)."""
+    seed(fight, 3)  # d20 → 10
+    rolled = await fight.user("alice").run("/roll expression:core+2")
+    expected = random.Random(3).randint(1, 20)
+    assert rolled.content == (
+        f"🎲 **Alice** rolls 1d20 ({expected}) + 2 = `{expected + 2}` (core = d20)"
+    )
+
+
+async def test_core_follows_grit_down(fight) -> None:
+    """`core` did not become a d12 once Mira's Grit fell to Reduced."""
+    async with fight.bot.store.channel(fight.channel("table-1").id) as state:  # type: ignore[attr-defined]
+        state.require_encounter().combatants[1].grit = 15
+    seed(fight, 20)  # d12 → 12
+    rolled = await fight.user("alice").run("/roll expression:core")
+    assert (
+        rolled.content == "🎲 **Alice** rolls 1d12 (**12**) = `12` (core = d12)"
+    )  # d20 marks a top face
+
+
+async def test_core_outside_a_fight_is_the_active_characters_die(fight) -> None:
+    """Outside a fight, `core` did not use bob's active character's die (Frail: d10)."""
+    store = fight.bot.store  # type: ignore[attr-defined]
+    guild, bob = fight.server.guild.id, fight.user("bob")
+    brom = await store.save_character(
+        Character(guild_id=guild, owner_id=bob.id, name="Brom", grit=7)
+    )
+    await store.set_active_character(guild, bob.id, brom.id)
+    seed(fight, 3)
+    rolled = await bob.run("/roll expression:core", channel="table-2")
+    face = random.Random(3).randint(1, 10)
+    assert rolled.content == f"🎲 **Bob** rolls 1d10 ({face}) = `{face}` (core = d10)"
+
+
+async def test_core_without_a_combatant_or_character_is_refused(fight) -> None:
+    """`core` for someone with no combatant and no character was not refused clearly."""
+    rolled = await fight.user("bob").run("/roll expression:core+1")
+    assert rolled.ephemeral
+    assert rolled.content == (
+        "`core` is your core die: join this channel's fight (/init join) "
+        "or choose an active character (/character use)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        ("1001d6", "A roll can use at most 1000 dice (this one asks for 1001)."),
+        ("1d1001", "A die can have at most 1000 sides (got d1001)."),
+        ("2d6+", "That dice expression ends too early; try something like 2d6+3."),
+        ("hello", "That dice expression can't be read at column 1 (near 'h')."),
+    ],
+)
+async def test_a_bad_expression_is_refused_privately(fight, expression: str, message: str) -> None:
+    """A malformed or oversized expression was rolled, or refused without its reason."""
+    public = len(fight.channel("table-1").public_messages)
+    rolled = await fight.user("bob").run(f"/roll expression:{expression}")
+    assert rolled.ephemeral
+    assert rolled.content == message
+    assert len(fight.channel("table-1").public_messages) == public
+
+
+# /check
+
+
+async def test_a_check_taking_twice_as_long_adds_three(fight) -> None:
+    """A Fair check taking double time did not add +3 to d20 8 + trait 3."""
+    seed(fight, 3)  # d20 → 8
+    checked = await fight.user("alice").run("/check trait:3 difficulty:9 time:double")
+    assert not checked.ephemeral
+    assert checked.content == (
+        "🎯 **Mira** checks against Fair 9: d20 **8** · Trait +3 · Time ×2 +3 → **14** — **success**"
+    )
+
+
+async def test_a_rushed_check_raises_the_level(fight) -> None:
+    """A Fair check in half the time did not have to reach 12."""
+    seed(fight, 3)  # d20 → 8
+    checked = await fight.user("alice").run("/check trait:3 difficulty:9 time:half")
+    assert checked.content == (
+        "🎯 **Mira** checks against 12 (Fair 9 +3 half time): d20 **8** · Trait +3 "
+        "→ **11** — **failure**"
+    )
+
+
+async def test_a_natural_one_fails_a_check(fight) -> None:
+    """A natural 1 on a Trivial check with a big trait did not fail on Risk."""
+    seed(fight, 31)  # d20 → 1
+    checked = await fight.user("alice").run("/check trait:20 difficulty:3 modifier:2")
+    assert checked.content == (
+        "🎯 **Mira** checks against Trivial 3: d20 **1** · Trait +20 · Modifier +2 → **23** — "
+        "Risk failure (natural 1 ≤ Risk 1) — **failure**"
+    )
+
+
+async def test_the_gm_checks_for_an_npc_with_its_die(fight) -> None:
+    """The GM's check for the Goblin (Grit 15) did not roll a d12."""
+    seed(fight, 20)  # d12 → 12
+    checked = await fight.user("gm").run("/check trait:0 difficulty:21 combatant:Goblin")
+    assert checked.content == (
+        "🎯 **Goblin** checks against Inconceivable 21: d12 **12** · Trait +0 → **12** — "
+        "Critical (natural 12) — **success**"
+    )
+
+
+async def test_a_player_cannot_check_for_another(fight) -> None:
+    """bob could roll a check for the GM's Goblin."""
+    checked = await fight.user("bob").run("/check trait:0 difficulty:3 combatant:Goblin")
+    assert checked.ephemeral
+    assert checked.content == "Goblin is the GM's combatant; you cannot act for it."
+
+
+async def test_a_check_needs_someone_to_roll(fight) -> None:
+    """A check by someone with no combatant and no character was not refused clearly."""
+    checked = await fight.user("bob").run("/check trait:2 difficulty:9")
+    assert checked.ephemeral
+    assert checked.content == (
+        "A check rolls your core die: join this channel's fight (/init join) "
+        "or choose an active character (/character use)."
+    )
