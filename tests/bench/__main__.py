@@ -1,0 +1,129 @@
+"""`python -m tests.bench` (`make bench`): the whole path under load, and the bot's own costs.
+
+Parts (all by default; `--parts` picks some):
+  load     Tablehand in its own process, the mix offered open-loop across the channels
+  bare     the bare discord.py bot under the same load: the floor of the stack
+  burst    50 commands at once in one channel, Discord's rate limits on
+  memory   1,000 seeded encounters of 10, each touched once: the bot's peak RSS
+  startup  spawn → first command answered, with 0 and with 10,000 stored encounters
+  lookup   /power autocomplete (`Lookup.suggest`) in-process over the whole catalogue
+
+The report is printed and written to bench-results/ (JSON and Markdown).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.bench import parts
+from tests.bench.mix import Catalogue, Mix
+from tests.bench.report import markdown, verdicts
+from tests.bench.world import tablehand_schema
+
+ALL_PARTS = ("load", "bare", "burst", "memory", "startup", "lookup")
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.bench", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="short, small runs (a few seconds each)"
+    )
+    parser.add_argument("--rate", type=float, help="interactions offered per second (default 200)")
+    parser.add_argument("--channels", type=int, help="channels under load (default 100)")
+    parser.add_argument("--combatants", type=int, default=10, help="per encounter (default 10)")
+    parser.add_argument("--duration", type=float, help="measured seconds per load run (default 30)")
+    parser.add_argument("--warmup", type=float, help="seconds of load before measuring (default 5)")
+    parser.add_argument(
+        "--parts", default=",".join(ALL_PARTS), help=f"comma-separated, of: {', '.join(ALL_PARTS)}"
+    )
+    parser.add_argument("--out", type=Path, default=Path("bench-results"), help="report directory")
+    args = parser.parse_args(argv)
+    unknown = set(args.parts.split(",")) - set(ALL_PARTS)
+    if unknown:
+        parser.error(f"unknown part(s): {', '.join(sorted(unknown))}")
+    return args
+
+
+def options(args: argparse.Namespace) -> parts.Options:
+    opts = parts.Options(workdir=args.out / "work", combatants=args.combatants)
+    if args.quick:
+        opts.rate, opts.channels, opts.duration, opts.warmup = 50, 10, 3.0, 1.0
+        opts.rest_repeats, opts.rss_encounters, opts.stored_encounters = 1, 100, 1000
+        opts.lookup_rounds = 3
+    for name in ("rate", "channels", "duration", "warmup"):
+        if getattr(args, name) is not None:
+            setattr(opts, name, getattr(args, name))
+    return opts
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    opts = options(args)
+    opts.workdir.mkdir(parents=True, exist_ok=True)
+    chosen = [p for p in ALL_PARTS if p in args.parts.split(",")]
+    schema = await tablehand_schema()
+    mix = Mix.build(schema, Catalogue.load())
+    results: dict[str, Any] = {
+        "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "command": " ".join(["python -m tests.bench", *sys.argv[1:]]),
+        "machine": _machine(),
+        "options": {k: str(v) for k, v in vars(opts).items()},
+        "mix": {k.name: k.share for k, _ in mix.present},
+        "missing_from_mix": {k.name: f"/{k.command}" for k in mix.missing},
+    }
+    steps = {
+        "load": lambda: parts.load("tablehand", mix, schema, opts),
+        "bare": lambda: parts.load("bare", mix, schema, opts),
+        "burst": lambda: parts.burst(mix, opts),
+        "memory": lambda: parts.memory(mix, opts),
+        "startup": lambda: parts.startup(mix, opts),
+    }
+    for name in chosen:
+        print(f"bench: {name} …", file=sys.stderr, flush=True)
+        started = time.monotonic()
+        if name == "lookup":
+            results[name] = parts.lookup(opts)
+        else:
+            results[name] = await steps[name]()
+        results[name]["took_s"] = round(time.monotonic() - started, 1)
+    results["targets"] = verdicts(results)
+    return results
+
+
+def _machine() -> dict[str, Any]:
+    import os
+    import platform
+
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "load_average_at_start": load,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(logging.ERROR)  # no voice here: PyNaCl is not needed
+    results = asyncio.run(run(args))
+    report = markdown(results)
+    print(report)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for name in (f"bench-{stamp}", "latest"):
+        parts.dump(results, args.out / f"{name}.json")
+        (args.out / f"{name}.md").write_text(report)
+    print(f"written to {args.out}/latest.md and latest.json", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

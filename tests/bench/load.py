@@ -1,0 +1,293 @@
+"""The open-loop load generator and the bot processes it measures.
+
+The loopback Discord and this generator share one process and event loop; the bot
+runs in another (`BotProcess`). Actions are scheduled at fixed intervals whatever the
+bot answers (open loop). An interaction's latency is taken at the server, on its
+monotonic loop clock: from INTERACTION_CREATE being dispatched to the bot's first
+REST request for it, the interaction callback, arriving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.sandbox.harness import BotProcess
+from bot.sandbox.records import InteractionRecord, RestCall
+from bot.sandbox.server import LoopbackDiscord
+from tests.bench.mix import Kind, Mix, Scene, defense_click, dispatch, problem
+
+TRACKER_EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
+_READY = re.compile(r"ready as .* after ([0-9.]+) s")
+
+
+# Processes -----------------------------------------------------------------------------
+
+
+async def start_bot(
+    server: LoopbackDiscord,
+    which: str,
+    workdir: Path,
+    *,
+    db_path: Path | None = None,
+    schema: list[dict[str, Any]] | None = None,
+) -> BotProcess:
+    """Start Tablehand (`python -m bot run`) or the bare bot as its own process."""
+    log_path = workdir / f"{which}-{server.port}.log"
+    if which == "tablehand":
+        return await BotProcess.start(
+            server, db_path=db_path or workdir / "tablehand.db", log_path=log_path
+        )
+    schema_path = workdir / "bare-schema.json"
+    schema_path.write_text(json.dumps(schema or []))
+    return await BotProcess.start(
+        server,
+        args=("-m", "bot.sandbox.bare"),
+        env={"BARE_SCHEMA": str(schema_path)},
+        log_path=log_path,
+    )
+
+
+def peak_rss_mb(pid: int) -> float | None:
+    """Return a process's peak resident set size (VmHWM) in MB, or None off Linux."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
+    return int(found.group(1)) / 1024 if found else None
+
+
+def logged_ready_after(proc: BotProcess) -> float | None:
+    """Return the seconds the bot logged from construction to on_ready, if it did."""
+    found = _READY.search(proc.log_tail(400))
+    return float(found.group(1)) if found else None
+
+
+# Samples -------------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    """One dispatched interaction."""
+
+    kind: str
+    record: InteractionRecord
+    measured: bool  # dispatched after the warm-up
+
+    @property
+    def latency_ms(self) -> float | None:
+        callback = self.record.callback
+        return None if callback is None else (callback.at - self.record.created) * 1000
+
+
+@dataclass
+class LoadRun:
+    """What one load run dispatched and what came back."""
+
+    bot: str
+    rate: float
+    channels: int
+    duration: float
+    warmup: float
+    samples: list[Sample] = field(default_factory=list)
+    lag_ms: list[float] = field(default_factory=list)  # dispatch after its scheduled time
+    window: tuple[float, float] = (0.0, 0.0)  # the measured part, loop time
+    calls: list[RestCall] = field(default_factory=list)
+    tracker_ids: dict[int, int] = field(default_factory=dict)  # message id -> channel id
+    problems: dict[str, int] = field(default_factory=dict)
+    problem_examples: dict[str, str] = field(default_factory=dict)
+    peak_rss_mb: float | None = None
+
+    @property
+    def measured(self) -> list[Sample]:
+        return [s for s in self.samples if s.measured]
+
+
+async def run_load(
+    server: LoopbackDiscord,
+    scenes: list[Scene],
+    mix: Mix,
+    *,
+    bot: str,
+    rate: float,
+    duration: float,
+    warmup: float,
+    answer_within: float = 5.0,
+    seed: int = 2024,
+) -> LoadRun:
+    """Offer `rate` interactions a second across the scenes for warm-up + duration seconds."""
+    with paused_gc():
+        return await _run_load(
+            server,
+            scenes,
+            mix,
+            bot=bot,
+            rate=rate,
+            duration=duration,
+            warmup=warmup,
+            answer_within=answer_within,
+            seed=seed,
+        )
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Keep the garbage collector out of the generator's timing.
+
+    The server keeps every message, interaction and REST call; with the collector on,
+    its full passes over them stalled this process for 100 ms and more mid-run.
+    """
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+async def _run_load(
+    server: LoopbackDiscord,
+    scenes: list[Scene],
+    mix: Mix,
+    *,
+    bot: str,
+    rate: float,
+    duration: float,
+    warmup: float,
+    answer_within: float,
+    seed: int,
+) -> LoadRun:
+    loop = asyncio.get_running_loop()
+    bare = bot == "bare"
+    pick = mix.picker(random.Random(seed))
+    where = random.Random(seed + 1)
+    interval = mix.interactions_per_action / rate
+    run = LoadRun(bot, rate, len(scenes), duration, warmup)
+    start = loop.time() + 0.05
+    measure_from = start + warmup
+    end = measure_from + duration
+    run.window = (measure_from, end)
+    attacks: list[asyncio.Future[Any]] = []
+    first_call = len(server.calls)
+
+    def clicked(attack: Sample) -> None:
+        click = defense_click(server, attack.record, bare=bare)
+        if click is not None:
+            run.samples.append(Sample("defense click", click, attack.measured))
+
+    n = 0
+    while (scheduled := start + n * interval) < end:
+        delay = scheduled - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        n += 1
+        scene = where.choice(scenes)
+        request = pick(scene)
+        record = dispatch(server, request, scene.channel)
+        sample = Sample(request.kind, record, scheduled >= measure_from)
+        run.samples.append(sample)
+        run.lag_ms.append((record.created - scheduled) * 1000)
+        if request.kind == "attack" and record.responded is not None:
+            attacks.append(record.responded)
+            record.responded.add_done_callback(lambda _, s=sample: clicked(s))
+
+    # Every answer (and each attack's click) gets `answer_within` s after the last dispatch.
+    if attacks:
+        await asyncio.wait(attacks, timeout=answer_within)
+        await asyncio.sleep(0)  # let the click callbacks run
+    futures = [s.record.responded for s in run.samples if s.record.responded is not None]
+    unanswered = [f for f in futures if not f.done()]
+    if unanswered:
+        await asyncio.wait(unanswered, timeout=answer_within)
+    run.calls = server.calls[first_call:]
+    classify(server, run, mix, bare=bare)
+    return run
+
+
+def classify(server: LoopbackDiscord, run: LoadRun, mix: Mix, *, bare: bool) -> None:
+    """Count the measured interactions whose answer is missing or wrong."""
+    click = Kind("defense click", "attack", 0.0, lambda *_: None)  # type: ignore[arg-type,return-value]
+    kinds = {kind.name: kind for kind, _ in mix.present} | {click.name: click}
+    for sample in run.measured:
+        found = problem(server, sample.record, None if bare else kinds.get(sample.kind))
+        if found is None:
+            continue
+        key = f"{sample.kind}: {found.split(':')[0]}"
+        run.problems[key] = run.problems.get(key, 0) + 1
+        run.problem_examples.setdefault(key, found)
+
+
+# Tracker edits -------------------------------------------------------------------------
+
+
+def edit_times(calls: list[RestCall], tracker_ids: dict[int, int]) -> dict[int, list[float]]:
+    """Return each channel's successful tracker edits (loop times), from the server's log."""
+    found: dict[int, list[float]] = {}
+    for call in calls:
+        if (call.method, call.route) != TRACKER_EDIT or call.status != 200:
+            continue
+        message_id = int(call.path.rsplit("/", 1)[1])
+        channel = tracker_ids.get(message_id)
+        if channel is not None:
+            found.setdefault(channel, []).append(call.at)
+    return found
+
+
+def most_in_a_second(times: list[float], width: float = 1.0) -> int:
+    """Return the most events in any half-open window of `width` seconds."""
+    times = sorted(times)
+    best, lo = 0, 0
+    for hi, t in enumerate(times):
+        while times[lo] <= t - width:
+            lo += 1
+        best = max(best, hi - lo + 1)
+    return best
+
+
+# Quiet, sequential: the REST calls one command costs ------------------------------------
+
+
+async def rest_calls_per_command(
+    server: LoopbackDiscord,
+    scene: Scene,
+    mix: Mix,
+    *,
+    bot: str,
+    repeats: int,
+    quiet: float,
+    seed: int = 99,
+) -> dict[str, dict[str, Any]]:
+    """Run each kind alone, wait until the bot is quiet, and count the REST calls it made."""
+    rng = random.Random(seed)
+    out: dict[str, dict[str, Any]] = {}
+    for kind, spec in mix.present:
+        counts: dict[str, int] = {}
+        total = 0
+        for _ in range(repeats):
+            await server.wait_idle(quiet=quiet, timeout=10)
+            mark = len(server.calls)
+            record = dispatch(server, kind.make(spec, scene, rng), scene.channel)
+            if record.responded is not None:
+                await asyncio.wait_for(asyncio.shield(record.responded), 5)
+            if kind.name == "attack":
+                click = defense_click(server, record, bare=bot == "bare")
+                if click is not None and click.responded is not None:
+                    await asyncio.wait_for(asyncio.shield(click.responded), 5)
+            await server.wait_idle(quiet=quiet, timeout=10)
+            for call in server.calls[mark:]:
+                counts[call.key] = counts.get(call.key, 0) + 1
+                total += 1
+        out[kind.name] = {
+            "per_command": total / repeats,
+            "routes": {k: v / repeats for k, v in sorted(counts.items())},
+        }
+    return out

@@ -1,0 +1,409 @@
+"""The benchmark's parts: each starts its own loopback Discord and bot process and measures."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import sqlite3
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.sandbox.server import LoopbackDiscord, SandboxTimeout
+from tests.bench.load import (
+    TRACKER_EDIT,
+    LoadRun,
+    edit_times,
+    logged_ready_after,
+    most_in_a_second,
+    peak_rss_mb,
+    rest_calls_per_command,
+    run_load,
+    start_bot,
+)
+from tests.bench.mix import Mix, Scene, defense_click, dispatch, problem
+from tests.bench.world import combatant_names, seed_stored, seed_tables
+
+
+@dataclass
+class Options:
+    """What the command line chose."""
+
+    rate: float = 200.0
+    channels: int = 100
+    combatants: int = 10
+    duration: float = 30.0
+    warmup: float = 5.0
+    rest_repeats: int = 3
+    burst: int = 50
+    rss_encounters: int = 1000
+    stored_encounters: int = 10_000
+    lookup_rounds: int = 20
+    workdir: Path = Path("bench-results/work")
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Return the q-th percentile (0–100) by the nearest-rank method, or None when empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def latency_summary(values: list[float]) -> dict[str, Any]:
+    return {
+        "n": len(values),
+        "p50_ms": percentile(values, 50),
+        "p90_ms": percentile(values, 90),
+        "p99_ms": percentile(values, 99),
+        "max_ms": max(values) if values else None,
+    }
+
+
+def _scenes(server: LoopbackDiscord, count: int, combatants: int) -> list[Scene]:
+    tables = server.guild.text_channels()[:count]
+    return [Scene(channel, combatant_names(combatants)) for channel in tables]
+
+
+# Load: Tablehand, then the bare bot, the same mix at the same rate ----------------------
+
+
+async def load(which: str, mix: Mix, schema: list[dict[str, Any]], opts: Options) -> dict[str, Any]:
+    """Offer the mix to one bot across the channels; return latencies, errors and REST counts."""
+    async with LoopbackDiscord(tables=opts.channels + 1) as server:
+        scenes = _scenes(server, opts.channels + 1, opts.combatants)
+        quiet_scene, scenes = scenes[-1], scenes[:-1]
+        db = opts.workdir / f"load-{which}.db"
+        db.unlink(missing_ok=True)
+        if which == "tablehand":
+            await seed_tables(
+                server, db, [s.channel for s in [*scenes, quiet_scene]], opts.combatants
+            )
+        proc = await start_bot(server, which, opts.workdir, db_path=db, schema=schema)
+        mix = mix.synced(server)
+        try:
+            rest = await rest_calls_per_command(
+                server,
+                quiet_scene,
+                mix,
+                bot=which,
+                repeats=opts.rest_repeats,
+                quiet=1.2 if which == "tablehand" else 0.2,
+            )
+            trackers = {
+                server.pins[s.channel.id][0]: s.channel.id
+                for s in scenes
+                if server.pins.get(s.channel.id)
+            }
+            run = await run_load(
+                server,
+                scenes,
+                mix,
+                bot=which,
+                rate=opts.rate,
+                duration=opts.duration,
+                warmup=opts.warmup,
+            )
+            run.tracker_ids = trackers
+            run.peak_rss_mb = peak_rss_mb(proc.pid)
+        finally:
+            await proc.stop()
+    return summarise_load(run, rest)
+
+
+def summarise_load(run: LoadRun, rest: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    measured = run.measured
+    answered = [s.latency_ms for s in measured if s.latency_ms is not None]
+    by_kind: dict[str, Any] = {}
+    for kind in sorted({s.kind for s in measured}):
+        values = [s.latency_ms for s in measured if s.kind == kind and s.latency_ms is not None]
+        by_kind[kind] = latency_summary(values) | {
+            "sent": sum(1 for s in measured if s.kind == kind)
+        }
+    start, end = run.window
+    in_window = [c for c in run.calls if start <= c.at < end]
+    routes: dict[str, int] = {}
+    for call in in_window:
+        routes[call.key] = routes.get(call.key, 0) + 1
+    edits = edit_times([c for c in run.calls if start <= c.at < end], run.tracker_ids)
+    per_channel = [len(v) / run.duration for v in edits.values()]
+    errors = sum(run.problems.values())
+    return {
+        "bot": run.bot,
+        "offered_rate": run.rate,
+        "achieved_rate": len(measured) / run.duration,
+        "channels": run.channels,
+        "duration_s": run.duration,
+        "warmup_s": run.warmup,
+        "interactions": len(measured),
+        "answered": len(answered),
+        "errors": errors,
+        "problems": run.problems,
+        "problem_examples": run.problem_examples,
+        "latency": latency_summary(answered),
+        "by_kind": by_kind,
+        "dispatch_lag_p99_ms": percentile(run.lag_ms, 99),
+        "rest_calls_per_interaction": len(in_window) / max(1, len(measured)),
+        "rest_routes_per_interaction": {
+            k: v / max(1, len(measured)) for k, v in sorted(routes.items(), key=lambda kv: -kv[1])
+        },
+        "tracker_edits_per_channel_s": statistics.fmean(per_channel) if per_channel else 0.0,
+        "tracker_edits_max_in_1s": max((most_in_a_second(v) for v in edits.values()), default=0),
+        "rest_calls_per_command": rest,
+        "peak_rss_mb": run.peak_rss_mb,
+        "status_counts": _statuses(in_window),
+    }
+
+
+def _statuses(calls: list[Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for call in calls:
+        out[str(call.status)] = out.get(str(call.status), 0) + 1
+    return out
+
+
+# Burst: 50 commands in one channel, Discord's rate limits on ----------------------------
+
+
+async def burst(mix: Mix, opts: Options) -> dict[str, Any]:
+    """Send a burst of commands into one channel at once; check answers, edits, 429s, final state."""
+    from bot.render.tracker import tracker_embed
+    from bot.rules.models import Encounter
+
+    rng = random.Random(50)
+    async with LoopbackDiscord(tables=1, rate_limits=True) as server:
+        (scene,) = _scenes(server, 1, opts.combatants)
+        db = opts.workdir / "burst.db"
+        db.unlink(missing_ok=True)
+        await seed_tables(server, db, [scene.channel], opts.combatants)
+        tracker_id = server.pins[scene.channel.id][0]
+        proc = await start_bot(server, "tablehand", opts.workdir, db_path=db)
+        mix = mix.synced(server)
+        commands = [(k, s) for k, s in mix.present if not k.name.startswith("autocomplete")]
+        weights = [k.share / k.interactions for k, _ in commands]
+        try:
+            await server.wait_idle(quiet=1.2, timeout=10)
+            mark, limited = len(server.calls), server.stats.rate_limited
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            records = []
+            for _ in range(opts.burst):
+                kind, spec = rng.choices(commands, weights)[0]
+                records.append((kind, dispatch(server, kind.make(spec, scene, rng), scene.channel)))
+            futures = [r.responded for _, r in records if r.responded is not None]
+            await asyncio.wait(futures, timeout=15)
+            clicks = []
+            for kind, record in records:
+                if kind.name == "attack" and record.callbacks:
+                    click = defense_click(server, record, bare=False)
+                    if click is not None:
+                        clicks.append(click)
+            if clicks:
+                await asyncio.wait([c.responded for c in clicks if c.responded], timeout=15)
+            answered_at = loop.time()
+            # Every change is committed once its command is answered; the tracker follows
+            # within Discord's per-channel edit limit, which the attack prompts share.
+            await server.wait_idle(quiet=0.3, timeout=10)
+            final_json = _stored_encounter(db, scene.channel.id)
+            expected = tracker_embed(Encounter.model_validate_json(final_json)).to_dict()
+
+            def shown() -> dict[str, Any] | None:
+                pinned = server.pinned(scene.channel)
+                return pinned[0].embeds[0] if pinned and pinned[0].embeds else None
+
+            try:
+                await server.wait_until(lambda: shown() == expected, timeout=30)
+                settled: float | None = loop.time() - started
+            except SandboxTimeout:
+                settled = None
+            await server.wait_idle(quiet=1.5, timeout=30)  # and nothing after it
+            calls = server.calls[mark:]
+            times = edit_times(calls, {tracker_id: scene.channel.id}).get(scene.channel.id, [])
+            gaps = [b - a for a, b in itertools.pairwise(times)]
+            pinned = server.pinned(scene.channel)
+            kinds = {k.name: k for k, _ in mix.present}
+            problems = [
+                f"{k.name}: {p}"
+                for k, r in records
+                if (p := problem(server, r, kinds.get(k.name))) is not None
+            ]
+            rss = peak_rss_mb(proc.pid)
+        finally:
+            await proc.stop()
+    span = (times[-1] - times[0]) if len(times) > 1 else 0.0
+    return {
+        "commands": opts.burst,
+        "mix": sorted({k.name for k, _ in records}),
+        "answered": sum(1 for _, r in records if r.callbacks),
+        "defense_clicks": len(clicks),
+        "clicks_answered": sum(1 for c in clicks if c.callbacks),
+        "problems": problems,
+        "answered_within_s": answered_at - started,
+        "tracker_edits": len(times),
+        "tracker_edits_max_in_1s": most_in_a_second(times),
+        "tracker_min_gap_s": min(gaps) if gaps else None,
+        "tracker_edits_per_s": (len(times) - 1) / span if span else None,
+        "rate_limited_429": server.stats.rate_limited - limited,
+        "final_tracker_matches_store": shown() == expected,
+        "tracker_settled_after_s": settled,
+        "message_edits_in_channel": sum(
+            1 for c in calls if (c.method, c.route) == TRACKER_EDIT and c.status == 200
+        ),
+        "tracker_still_pinned": bool(pinned) and pinned[0].id == tracker_id,
+        "peak_rss_mb": rss,
+    }
+
+
+def _stored_encounter(db: Path, channel_id: int) -> str:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        row = conn.execute(
+            "SELECT data FROM encounters WHERE channel_id = ?", (channel_id,)
+        ).fetchone()
+    finally:
+        conn.close()
+    return row[0]
+
+
+# Memory: 1,000 active encounters of 10 ---------------------------------------------------
+
+
+async def memory(mix: Mix, opts: Options) -> dict[str, Any]:
+    """Seed the encounters, touch each one with /init next, and read the bot's peak RSS."""
+    if not any(k.name == "init next" for k, _ in mix.present):
+        return {"skipped": "no /init next"}
+    async with LoopbackDiscord(tables=opts.rss_encounters) as server:
+        scenes = _scenes(server, opts.rss_encounters, opts.combatants)
+        db = opts.workdir / "memory.db"
+        db.unlink(missing_ok=True)
+        await seed_tables(server, db, [s.channel for s in scenes], opts.combatants)
+        proc = await start_bot(server, "tablehand", opts.workdir, db_path=db)
+        kind, spec = next((k, s) for k, s in mix.synced(server).present if k.name == "init next")
+        try:
+            at_start = peak_rss_mb(proc.pid)
+            loop = asyncio.get_running_loop()
+            rng = random.Random(3)
+            start = loop.time()
+            records = []
+            for i, scene in enumerate(scenes):
+                delay = start + i / opts.rate - loop.time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                records.append(dispatch(server, kind.make(spec, scene, rng), scene.channel))
+            await asyncio.wait([r.responded for r in records if r.responded], timeout=15)
+            await server.wait_idle(quiet=1.5, timeout=30)
+            edited = len(
+                edit_times(
+                    server.calls,
+                    {
+                        server.pins[s.channel.id][0]: s.channel.id
+                        for s in scenes
+                        if server.pins.get(s.channel.id)
+                    },
+                )
+            )
+            peak = peak_rss_mb(proc.pid)
+        finally:
+            await proc.stop()
+    return {
+        "encounters": opts.rss_encounters,
+        "combatants": opts.combatants,
+        "touched": len(records),
+        "answered": sum(1 for r in records if r.callbacks),
+        "trackers_edited": edited,
+        "rss_after_start_mb": at_start,
+        "peak_rss_mb": peak,
+    }
+
+
+# Start-up with many stored encounters ---------------------------------------------------
+
+
+async def startup(mix: Mix, opts: Options) -> dict[str, Any]:
+    """Time spawn → gateway → first command answered, with 0 and with many stored encounters."""
+    out: dict[str, Any] = {}
+    for label, count in (("empty", 0), ("stored", opts.stored_encounters)):
+        async with LoopbackDiscord(tables=3) as server:
+            channel = server.guild.text_channels()[0]
+            db = opts.workdir / f"startup-{label}.db"
+            db.unlink(missing_ok=True)
+            await seed_stored(
+                db,
+                server.guild.id,
+                server.member("gm").id,
+                count,
+                opts.combatants,
+                extra_channels=[channel.id] if count else [],
+            )
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            proc = await start_bot(server, "tablehand", opts.workdir, db_path=db)
+            connected = loop.time() - started
+            try:
+                record = _probe(server, channel)
+                if record.responded is not None:
+                    await asyncio.wait_for(asyncio.shield(record.responded), 10)
+                answered = record.callback.at - started if record.callback else None
+                ready = await _logged_ready(proc)
+            finally:
+                await proc.stop()
+        out[label] = {
+            "stored_encounters": count,
+            "db_mb": db.stat().st_size / 2**20,
+            "spawn_to_gateway_s": connected,
+            "spawn_to_first_answer_s": answered,
+            "probe_ok": problem(server, record, None) is None,
+            "logged_on_ready_s": ready,
+        }
+    return out
+
+
+def _probe(server: LoopbackDiscord, channel: Any) -> Any:
+    from bot.sandbox.commandline import command_specs
+    from tests.bench.mix import Request
+
+    specs = {s.name: s for s in command_specs(server.synced_commands())}
+    return dispatch(server, Request("init list", specs["init list"], {}), channel)
+
+
+async def _logged_ready(proc: Any, within: float = 5.0) -> float | None:
+    """Wait for the bot's "ready … after X s" line (discord.py waits for guilds first)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        found = logged_ready_after(proc)
+        if found is not None:
+            return found
+        await asyncio.sleep(0.1)
+    return None
+
+
+# Autocomplete look-up in-process --------------------------------------------------------
+
+
+def lookup(opts: Options) -> dict[str, Any]:
+    """Time `Lookup.suggest` over the whole catalogue, as tests/bench/bench_lookup does."""
+    from bot.catalogue.lookup import Lookup
+    from bot.catalogue.models import load_catalogue
+    from tests.bench.bench_lookup import BUDGET_MS, _queries, _time
+
+    started = time.perf_counter()
+    index = Lookup(load_catalogue())
+    built = (time.perf_counter() - started) * 1000
+    queries = _queries(index, random.Random(9))
+    _time(index.suggest, queries, 1)  # warm up
+    samples = _time(index.suggest, queries, opts.lookup_rounds)
+    return {
+        "entries": len(index),
+        "load_and_index_ms": built,
+        "budget_ms": BUDGET_MS,
+        **latency_summary(samples),
+    }
+
+
+def dump(results: dict[str, Any], path: Path) -> None:
+    path.write_text(json.dumps(results, indent=2, default=str))
