@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from bot.rules import encounter as flow
-from bot.rules.models import ActiveSpecial, Combatant, Encounter
+from bot.rules.models import Combatant, Encounter
 from bot.sandbox.client import SandboxTable
 from bot.sandbox.harness import running_bot
 from bot.sandbox.records import StoredMessage
 from bot.sandbox.server import LoopbackDiscord
-from bot.store import GuildSettings, SQLiteStore
+from bot.store import SQLiteStore
 from tests.e2e.conftest import tablehand_bot
 
 pytestmark = pytest.mark.e2e
@@ -357,7 +357,8 @@ async def test_a_focused_long_action_gets_no_defense_and_loses_its_progress(figh
 async def test_sundered_adds_its_dice_to_a_hit(fight) -> None:
     """A hit on a Sundered 3 defender did not add 2d8."""
     table = fight
-    await change(table, "Goblin", specials=[ActiveSpecial(name="Sundered", x=3)])
+    applied = await table.user("gm").run("/effect apply combatant:Goblin special:Sundered x:3")
+    assert not applied.ephemeral, applied.text
     seed(table, 203)  # attack d20 3; block d20 2; weapon 1d6 → 4; Sundered 2d8 → 4, 1
     prompt = await table.user("alice").run("/attack target:Goblin damage:1d6")
     resolved = await prompt.click("Block", as_user="gm")
@@ -370,17 +371,12 @@ async def test_sundered_adds_its_dice_to_a_hit(fight) -> None:
 async def test_hex_adds_only_to_a_spell(fight) -> None:
     """A non-Spell hit on a Hexed defender got Hex's dice, or a Spell hit did not."""
     table = fight
-    await change(table, "Goblin", specials=[ActiveSpecial(name="Hex", x=2)])
-    seed(table, 23)  # attack d20 10; block d20 3; weapon 1d8+2 → 1 (3); Hex 1d8
+    applied = await table.user("gm").run("/effect apply combatant:Goblin special:Hex x:2")
+    assert not applied.ephemeral, applied.text
+    seed(table, 23)  # attack d20 10; block d20 3; weapon 1d8 → 1; Hex 2 → 1d8 → 5
     prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2 spell:true")
     resolved = await prompt.click("Block", as_user="gm")
-    hex_face = random.Random(23)
-    faces = [hex_face.randint(1, 20), hex_face.randint(1, 20), hex_face.randint(1, 8)]
-    hex_die = hex_face.randint(1, 8)
-    assert faces == [10, 3, 1]
-    assert fields(resolved.embed)["Damage"] == (
-        f"Weapon 3 (1d8+2: 1) · Hex 2 {hex_die} (1d8: {hex_die}) → **{3 + hex_die}**"
-    )
+    assert fields(resolved.embed)["Damage"] == "Weapon 3 (1d8+2: 1) · Hex 2 5 (1d8: 5) → **8**"
     seed(table, 23)
     plain = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
     plain_resolved = await plain.click("Block", as_user="gm")
@@ -455,8 +451,8 @@ async def test_an_attack_on_someone_who_left_is_called_off(fight) -> None:
 async def test_a_defense_timeout_falls_back_to_the_default(fight) -> None:
     """An unanswered attack was not resolved with the Goblin's default (block) at the timeout."""
     table = fight
-    guild = table.server.guild.id
-    await table.bot.store.update_settings(GuildSettings(guild_id=guild, defense_timeout=5))
+    set_to = await table.user("admin").run("/settings defense_timeout seconds:5")
+    assert not set_to.ephemeral, set_to.text
     table.bot.get_cog("Attacks").time_scale = 0.01  # type: ignore[union-attr] # 5 s → 0.05 s
     seed(table, 260)  # attack d20 7; block d20 3
     prompt = await table.user("alice").run("/attack target:Goblin")
@@ -492,10 +488,12 @@ async def test_a_button_and_the_timeout_racing_resolve_once(fight) -> None:
     results = [
         m
         for m in table.channel(CHANNEL).public_messages
-        if m.embeds and "Hit" in m.embeds[0].get("title", "")
+        if m.embeds and m.embeds[0].get("title") == "Mira attacks Goblin — Hit"
     ]
     assert len(results) == 1
     assert (await combatant(table, "Goblin")).grit == 27
+    # Whichever came second found nothing to do; a click that lost is told so privately.
+    assert click.ephemeral == (results[0] is not click.message)
     if click.ephemeral:
         assert click.content == "That attack has already been resolved."
 
