@@ -141,6 +141,19 @@ async def test_crossing_a_boundary_announces_once_and_changes_the_next_die(
     assert public_count(table, level_line) == 1
 
 
+async def test_roll_core_rolls_the_die_of_the_new_level(table: SandboxTable) -> None:
+    """After the active character drops from 21 to 20, /roll core rolls a d12 instead of a d20."""
+    alice = table.user("alice")
+    await alice.run("/character create name:Mira grit:21")
+    before = await alice.run("/roll core")
+    assert before.content.endswith("(core = d20)")
+    await alice.run("/grit damage combatant:Mira amount:1")
+    table.bot.rng = random.Random(11)  # type: ignore[attr-defined]
+    expected = roll_expression("d12", random.Random(11))
+    after = await alice.run("/roll core")
+    assert after.content == f"🎲 **Alice** rolls {expected.breakdown} (core = d12)"
+
+
 async def test_healed_before_its_turn_a_broken_combatant_acts_this_round(
     table: SandboxTable,
 ) -> None:
