@@ -17,6 +17,7 @@ from bot.rules import encounter as flow
 from bot.rules.models import Combatant, Encounter
 from bot.table import Table, at_table, combatant_choices, mention_allowed
 from bot.views import confirm_view
+from cogs.characters import character_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -192,6 +193,7 @@ class Initiative(
     @app_commands.describe(
         character="Your character (default: your active one); a new name uses the stats given here",
     )
+    @app_commands.autocomplete(character=character_choices)
     async def join(
         self,
         interaction: discord.Interaction,

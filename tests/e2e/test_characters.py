@@ -512,3 +512,13 @@ async def test_a_character_in_a_fight_cannot_be_deleted(table: SandboxTable) -> 
         reply, f"Mira is in the fight in <#{table.channel().id}>; delete them after they leave it."
     )
     assert await sheet(table, "alice", "Mira") is not None
+
+
+async def test_init_join_autocompletes_the_callers_characters(table: SandboxTable) -> None:
+    """/init join's character option offers the caller's own characters."""
+    alice = table.user("alice")
+    await alice.run("/character create name:Mira")
+    await alice.run("/character create name:Tamsin")
+    await table.user("bob").run("/character create name:Brom")
+    choices = await alice.autocomplete("init join", "character", "")
+    assert [c["value"] for c in choices] == ["Mira", "Tamsin"]
