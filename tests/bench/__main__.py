@@ -44,6 +44,11 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--parts", default=",".join(ALL_PARTS), help=f"comma-separated, of: {', '.join(ALL_PARTS)}"
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="sample the bot with py-spy during each load run (bench-results/profile-*.txt)",
+    )
     parser.add_argument("--out", type=Path, default=Path("bench-results"), help="report directory")
     args = parser.parse_args(argv)
     unknown = set(args.parts.split(",")) - set(ALL_PARTS)
@@ -53,7 +58,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 
 def options(args: argparse.Namespace) -> parts.Options:
-    opts = parts.Options(workdir=args.out / "work", combatants=args.combatants)
+    opts = parts.Options(
+        workdir=args.out / "work", combatants=args.combatants, profile=args.profile
+    )
     if args.quick:
         opts.rate, opts.channels, opts.duration, opts.warmup = 50, 10, 3.0, 1.0
         opts.rest_repeats, opts.rss_encounters, opts.stored_encounters = 1, 100, 1000

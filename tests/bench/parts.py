@@ -6,8 +6,10 @@ import asyncio
 import itertools
 import json
 import random
+import shutil
 import sqlite3
 import statistics
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +46,7 @@ class Options:
     stored_encounters: int = 10_000
     lookup_rounds: int = 20
     workdir: Path = Path("bench-results/work")
+    profile: bool = False  # py-spy the bot process during the measured load
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -95,6 +98,7 @@ async def load(which: str, mix: Mix, schema: list[dict[str, Any]], opts: Options
                 repeats=opts.rest_repeats,
                 quiet=1.2 if which == "tablehand" else 0.2,
             )
+            spy = await start_profiler(proc.pid, opts, which) if opts.profile else None
             trackers = {
                 server.pins[s.channel.id][0]: s.channel.id
                 for s in scenes
@@ -112,8 +116,44 @@ async def load(which: str, mix: Mix, schema: list[dict[str, Any]], opts: Options
             run.tracker_ids = trackers
             run.peak_rss_mb = peak_rss_mb(proc.pid)
         finally:
+            if spy is not None:
+                await spy.wait()
             await proc.stop()
-    return summarise_load(run, rest)
+    summary = summarise_load(run, rest)
+    if spy is not None:
+        summary["profile"] = str(profile_path(opts, which))
+    return summary
+
+
+def _py_spy() -> str:
+    found = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    if found is None:
+        raise SystemExit("--profile needs py-spy: .venv/bin/pip install -e '.[bench]'")
+    return found
+
+
+def profile_path(opts: Options, which: str) -> Path:
+    return opts.workdir.parent / f"profile-{which}.txt"
+
+
+async def start_profiler(pid: int, opts: Options, which: str) -> asyncio.subprocess.Process:
+    """Sample the bot process with py-spy for the warm-up and measured load (collapsed stacks)."""
+    return await asyncio.create_subprocess_exec(
+        _py_spy(),
+        "record",
+        "--pid",
+        str(pid),
+        "--format",
+        "raw",
+        "--rate",
+        "250",
+        "--duration",
+        str(int(opts.warmup + opts.duration)),
+        "--output",
+        str(profile_path(opts, which)),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
 
 
 def summarise_load(run: LoadRun, rest: dict[str, dict[str, Any]]) -> dict[str, Any]:
