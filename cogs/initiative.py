@@ -140,7 +140,7 @@ class Initiative(
         max_grit: app_commands.Range[int, 1, 999] = 30,
         risk: app_commands.Range[int, -20, 20] = 0,
         initiative_bonus: app_commands.Range[int, -50, 50] = 0,
-        count: app_commands.Range[int, 1, 50] = 1,
+        count: app_commands.Range[int, 1, flow.MAX_COMBATANTS] = 1,
         hidden: bool = False,
         side: Literal["party", "foes"] | None = None,
         controller: discord.Member | None = None,
@@ -320,7 +320,7 @@ class Initiative(
         self,
         interaction: discord.Interaction,
         combatant: str,
-        position: app_commands.Range[int, 1, 50],
+        position: app_commands.Range[int, 1, flow.MAX_COMBATANTS],
     ) -> None:
         async with at_table(interaction) as table:
             encounter = table.gm("reorder the turns")

@@ -62,6 +62,29 @@ def combatant_line(combatant: Combatant, encounter: Encounter, *, acting: bool, 
     return " · ".join(parts)
 
 
+def fit_lines(lines: list[str], limit: int, keep: int = 0) -> str:
+    """Join whole lines within `limit` characters, showing line `keep` and saying what is left out."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    # A window of whole lines: from a little before the one to keep (the actor) downwards,
+    # then upwards while there is room.
+    budget = limit - 80  # room for the two "… more" notes
+    start = end = max(0, keep - 3)
+    used = 0
+    while end < len(lines) and used + len(lines[end]) + 1 <= budget:
+        used += len(lines[end]) + 1
+        end += 1
+    while start > 0 and used + len(lines[start - 1]) + 1 <= budget:
+        start -= 1
+        used += len(lines[start]) + 1
+    shown = lines[start:end]
+    above, below = start, len(lines) - end
+    head = [f"*… {above} above*"] if above else []
+    tail = [f"*… {below} more — `/init list` shows them*"] if below else []
+    return "\n".join(head + shown + tail)
+
+
 def ordered(encounter: Encounter) -> list[Combatant]:
     """Return the combatants in this round's order, newcomers and the unordered last."""
     place = {cid: i for i, cid in enumerate(encounter.order)}
@@ -92,9 +115,8 @@ def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Emb
         lines.append(
             "*No combatants yet — the GM adds them with `/init add`, players `/init join`.*"
         )
-    description = "\n".join(lines)
-    if len(description) > EMBED_DESCRIPTION_LIMIT:
-        description = description[: EMBED_DESCRIPTION_LIMIT - 2] + " …"
+    acting_at = next((i for i, line in enumerate(lines) if line.startswith("▶")), 0)
+    description = fit_lines(lines, EMBED_DESCRIPTION_LIMIT, keep=acting_at)
     embed = discord.Embed(
         title=phase_title(encounter), description=description, colour=TRACKER_COLOUR
     )

@@ -24,7 +24,7 @@ from bot.rules.initiative import (
 from bot.rules.models import Combatant, Encounter, Phase
 from bot.rules.results import Result
 
-MAX_COMBATANTS = 50  # per encounter: a tracker embed stays readable and under Discord's limits
+MAX_COMBATANTS = 100  # per encounter; a longer tracker shows a window around the actor
 MAX_NAME_LENGTH = 32
 
 # Phases before the turns, in the `full` flow's order; `compact` opens at Declaration.

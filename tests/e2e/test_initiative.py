@@ -144,7 +144,7 @@ async def test_a_restart_resumes_the_same_turn_tracker_and_buttons(tmp_path: Pat
         ("/init remove combatant:Nobody", "No combatant named 'Nobody'"),
         ("/init add name:goblin", "already a combatant named Goblin"),
         ("/init start", "already has an encounter"),
-        ("/init add name:Wolf count:50", "room for 49 more"),
+        ("/init add name:Wolf count:100", "room for 99 more"),
         ("/init move combatant:Goblin position:1", "turn order is set when"),
         ("/init reveal combatant:Goblin", "is not hidden"),
         ("/init start ambush_roll:true", "ambush_roll needs an ambush side"),

@@ -336,9 +336,9 @@ def test_the_full_flow_steps_through_every_phase_in_order() -> None:
     ]
 
 
-@pytest.mark.parametrize(("count", "error"), [(0, "at least one"), (51, "at most 50")])
-def test_counts_outside_one_to_fifty_are_refused(count: int, error: str) -> None:
-    """An add with count 0 or beyond the 50-combatant cap was accepted."""
+@pytest.mark.parametrize(("count", "error"), [(0, "at least one"), (101, "at most 100")])
+def test_counts_outside_one_to_a_hundred_are_refused(count: int, error: str) -> None:
+    """An add with count 0 or beyond the 100-combatant cap was accepted."""
     with pytest.raises(BadInput, match=error):
         flow.numbered_names(make(), "Goblin", count)
 
