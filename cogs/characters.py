@@ -137,13 +137,7 @@ def shown(value: Any) -> str:
 
 async def fight_holding(store: Store, character_id: int) -> int | None:
     """Return the channel whose encounter plays this character, if any."""
-    for channel_id in await store.encounter_channels():
-        encounter = await store.peek(channel_id)
-        if encounter is not None and any(
-            c.character_id == character_id for c in encounter.combatants
-        ):
-            return channel_id
-    return None
+    return await store.character_fight(character_id)
 
 
 async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Character:

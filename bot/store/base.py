@@ -230,6 +230,14 @@ class Store(ABC):
     async def pending_attack_channels(self) -> list[int]:
         """Return the channels whose stored encounter has attacks waiting for a defense."""
 
+    @abstractmethod
+    async def character_fight(self, character_id: int) -> int | None:
+        """Return the channel whose stored encounter plays this character, if any."""
+
+    @abstractmethod
+    async def recent_encounter_channels(self, since: float) -> list[int]:
+        """Return the channels whose encounter changed at or after `since` (epoch seconds)."""
+
     # Characters: one player's sheets on one server.
     @abstractmethod
     async def save_character(self, character: Character) -> Character:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 
 from bot.errors import BadInput
 from bot.rules.models import Character, LogEntry
@@ -20,6 +21,7 @@ class MemoryStore(Store):
     def __init__(self) -> None:
         super().__init__()
         self._encounters: dict[int, str] = {}
+        self._updated: dict[int, float] = {}
         self._logs: dict[int, list[LogEntry]] = {}
         self._characters: dict[int, str] = {}
         self._active: dict[tuple[int, int], int] = {}
@@ -37,6 +39,7 @@ class MemoryStore(Store):
                 self._logs.pop(changes.channel_id, None)
             else:
                 self._encounters[changes.channel_id] = changes.encounter_json
+                self._updated[changes.channel_id] = time.time()
         if changes.log:
             self._logs.setdefault(changes.channel_id, []).extend(changes.log)
         for write in changes.character_grit:
@@ -67,6 +70,20 @@ class MemoryStore(Store):
             if pending:
                 found.append(channel_id)
         return found
+
+    async def character_fight(self, character_id: int) -> int | None:
+        for channel_id, data in sorted(self._encounters.items()):
+            try:
+                combatants = json.loads(data).get("combatants") or []
+            except (ValueError, AttributeError):
+                continue
+            if any(c.get("character_id") == character_id for c in combatants):
+                return channel_id
+        return None
+
+    async def recent_encounter_channels(self, since: float) -> list[int]:
+        recent = [(at, cid) for cid, at in self._updated.items() if at >= since]
+        return [cid for _, cid in sorted(recent, reverse=True)]
 
     def _all_characters(self) -> list[Character]:
         return [Character.model_validate_json(data) for data in self._characters.values()]

@@ -188,6 +188,22 @@ class SQLiteStore(Store):
         )
         return [row[0] for row in rows]
 
+    async def character_fight(self, character_id: int) -> int | None:
+        row = await self._fetchone(
+            "SELECT e.channel_id FROM encounters AS e, json_each(e.data, '$.combatants') AS c"
+            " WHERE json_valid(e.data) AND json_extract(c.value, '$.character_id') = ?"
+            " LIMIT 1",
+            (character_id,),
+        )
+        return None if row is None else row[0]
+
+    async def recent_encounter_channels(self, since: float) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT channel_id FROM encounters WHERE updated_at >= ? ORDER BY updated_at DESC",
+            (since,),
+        )
+        return [row[0] for row in rows]
+
     # Characters
     @staticmethod
     def _character(row: aiosqlite.Row) -> Character:

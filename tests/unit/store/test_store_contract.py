@@ -270,3 +270,28 @@ async def test_a_damaged_row_does_not_stop_the_pending_attack_search(tmp_path: P
             [("UPDATE encounters SET data = '{\"broken\": ' WHERE channel_id = ?", (CHANNEL,))]
         )
         assert await store.pending_attack_channels() == []
+
+
+async def test_a_characters_fight_is_found(store: Store) -> None:
+    """The store did not find the channel whose encounter plays a character."""
+    mira = await store.save_character(Character(guild_id=GUILD, owner_id=1, name="Mira"))
+    await start_encounter(store)
+    await start_encounter(store, OTHER_CHANNEL)
+    assert await store.character_fight(mira.id) is None
+    async with store.channel(OTHER_CHANNEL) as state:
+        state.require_encounter().combatants.append(
+            Combatant(id=1, name="Mira", character_id=mira.id)
+        )
+    assert await store.character_fight(mira.id) == OTHER_CHANNEL
+
+
+async def test_recently_changed_encounters_are_listed_newest_first(store: Store) -> None:
+    """Encounters changed since a moment were not listed, newest first."""
+    import time
+
+    before = time.time()
+    await start_encounter(store)
+    await asyncio.sleep(0.01)
+    await start_encounter(store, OTHER_CHANNEL)
+    assert await store.recent_encounter_channels(before) == [OTHER_CHANNEL, CHANNEL]
+    assert await store.recent_encounter_channels(time.time() + 60) == []
