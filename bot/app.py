@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pkgutil
 import random
@@ -19,7 +20,7 @@ from bot.render.tracker import render_tracker
 from bot.replies import report_error
 from bot.rules.encounter import NoHooks, TurnHooks
 from bot.store import SQLiteStore, Store
-from bot.tracker import Trackers
+from bot.tracker import RECONCILE_WINDOW, Trackers
 from bot.views import REGISTRY as PERSISTENT_BUTTONS
 
 log = logging.getLogger("tablehand")
@@ -78,6 +79,7 @@ class Tablehand(commands.Bot):
         self._extensions = cog_extensions() if extensions is None else extensions
         self.started_at = time.monotonic()
         self.ready_after: float | None = None
+        self._reconcile: asyncio.Task[int] | None = None
         # Game effects at turn boundaries; the Specials cog replaces these.
         self.hooks: TurnHooks = NoHooks()
         self.trackers = Trackers(self, self.store, render_tracker, interval=tracker_interval)
@@ -115,9 +117,15 @@ class Tablehand(commands.Bot):
                 len(self.guilds),
                 self.ready_after,
             )
+            # Encounters load lazily; only their trackers are brought up to date, slowly.
+            self._reconcile = asyncio.create_task(
+                self.trackers.reconcile(time.time() - RECONCILE_WINDOW), name="tracker-reconcile"
+            )
 
     async def close(self) -> None:
         try:
+            if self._reconcile is not None:
+                self._reconcile.cancel()
             await self.trackers.close()
             await super().close()
         finally:

@@ -23,6 +23,8 @@ from bot.store import Store
 log = logging.getLogger(__name__)
 
 RETRY_LIMIT = 5  # failed edits are retried with doubling waits, then left for the next change
+RECONCILE_WINDOW = 24 * 3600  # after a restart, trackers of encounters changed this recently
+RECONCILE_PACE = 0.1  # seconds between those trackers: ten channels a second
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class Trackers:
         self.store = store
         self.render = render
         self.interval = interval
+        self.pace = RECONCILE_PACE
         self._channels: dict[int, _Channel] = {}
 
     def _channel(self, channel_id: int) -> _Channel:
@@ -97,6 +100,18 @@ class Trackers:
                 channel.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await channel.task
+
+    async def reconcile(self, since: float) -> int:
+        """Bring the trackers of encounters changed since `since` back to the stored state.
+
+        Run after a restart, in the background: a crash may have left a tracker behind its
+        encounter. Channels are paced so thousands of them never burst the API.
+        """
+        channels = await self.store.recent_encounter_channels(since)
+        for channel_id in channels:
+            self.touch(channel_id)
+            await asyncio.sleep(self.pace)
+        return len(channels)
 
     async def post(self, channel_id: int, encounter: Encounter) -> int:
         """Post and pin a new tracker for the encounter; return the message id."""

@@ -256,3 +256,25 @@ async def test_threads_hold_their_own_encounter(fast) -> None:
     await gm.run("/init add name:Imp", channel="table-1-side")
     assert "Imp" in await tracker(table, "table-1-side")
     assert "Imp" not in await tracker(table, "table-1")
+
+
+async def test_a_tracker_left_behind_is_reconciled_after_a_restart(tmp_path: Path) -> None:
+    """A tracker that missed its last edit before the bot stopped stayed stale after restart."""
+    async with LoopbackDiscord() as server:
+        table = SandboxTable(server)
+        gm = table.user("gm")
+        async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
+            table.bot = bot  # type: ignore[attr-defined]
+            await gm.run("/init start")
+            await bot.trackers.settled()
+            bot.trackers.interval = 3600  # the next edit waits, and the bot stops first
+            await gm.run("/init add name:Straggler")
+        pinned = table.channel().pinned_messages[0]
+        assert "Straggler" not in table.render(pinned)
+        async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
+            table.bot = bot  # type: ignore[attr-defined]
+            await table.channel().wait_for(
+                lambda ch: "Straggler" in table.render(ch.pinned_messages[0]) or None,
+                what="the reconciled tracker",
+            )
+        assert table.channel().pins == [pinned.id]
