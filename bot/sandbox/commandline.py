@@ -253,6 +253,12 @@ class OptionConverter:
                 raise UsageError(f"{name} must be {low or 0} to {high or 6000} characters long")
             return text
         if kind in (INTEGER, NUMBER):
+            if option.get("choices"):
+                # As in Discord's picker: a choice is named ("Fair") as often as valued (9).
+                named = str(value).strip().lower()
+                for choice in option["choices"]:
+                    if str(choice["name"]).lower() == named:
+                        return choice["value"]
             number = self._number(name, value, integer=kind == INTEGER)
             number = self._choice(option, number, type(number))
             low, high = option.get("min_value"), option.get("max_value")

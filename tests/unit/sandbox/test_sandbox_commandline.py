@@ -86,6 +86,12 @@ SCHEMA = [
             {"type": 3, "name": "expression", "description": "e", "required": True},
             {"type": 7, "name": "where", "description": "w", "channel_types": [0]},
             {"type": 10, "name": "scale", "description": "s"},
+            {
+                "type": 4,
+                "name": "difficulty",
+                "description": "d",
+                "choices": [{"name": "Fair", "value": 9}, {"name": "Great", "value": 15}],
+            },
         ],
     },
 ]
@@ -163,6 +169,13 @@ def test_a_subcommand_group_nests_two_levels() -> None:
 def test_a_choice_may_be_typed_by_its_name() -> None:
     """mode:Finesse sends the choice's value."""
     assert data_for("/init start mode:Finesse")["options"][0]["options"][0]["value"] == "finesse"
+
+
+@pytest.mark.parametrize("typed", ["Great", "great", "15"])
+def test_a_number_choice_may_be_typed_by_its_name_or_value(typed: str) -> None:
+    """difficulty:Great (as the README writes it) did not send the choice's value 15."""
+    options = data_for(f"/roll expression:1d20 difficulty:{typed}")["options"]
+    assert {"name": "difficulty", "type": 4, "value": 15} in options
 
 
 def test_a_value_outside_the_choices_is_refused() -> None:
