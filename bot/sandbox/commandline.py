@@ -253,12 +253,9 @@ class OptionConverter:
                 raise UsageError(f"{name} must be {low or 0} to {high or 6000} characters long")
             return text
         if kind in (INTEGER, NUMBER):
-            if option.get("choices"):
-                # As in Discord's picker: a choice is named ("Fair") as often as valued (9).
-                named = str(value).strip().lower()
-                for choice in option["choices"]:
-                    if str(choice["name"]).lower() == named:
-                        return choice["value"]
+            picked = self._picked(option, value)
+            if picked is not None:
+                return picked
             number = self._number(name, value, integer=kind == INTEGER)
             number = self._choice(option, number, type(number))
             low, high = option.get("min_value"), option.get("max_value")
@@ -313,6 +310,22 @@ class OptionConverter:
                 raise UsageError(f"{name} must be a whole number, not {value!r}")
             return int(number)
         return number
+
+    @staticmethod
+    def _picked(option: dict[str, Any], value: Any) -> Any:
+        """Return the choice a typed name picks, as Discord's picker would, or None.
+
+        The picker filters choices as you type, so a unique start of a name picks it:
+        `difficulty:Fair` picks "Fair (9)".
+        """
+        typed = str(value).strip().lower()
+        if not typed or not option.get("choices"):
+            return None
+        names = [(str(c["name"]).lower(), c["value"]) for c in option["choices"]]
+        exact = [v for n, v in names if n == typed]
+        starts = [v for n, v in names if n.startswith(typed)]
+        found = exact or starts
+        return found[0] if len(found) == 1 else None
 
     @staticmethod
     def _choice(option: dict[str, Any], value: Any, kind: type) -> Any:

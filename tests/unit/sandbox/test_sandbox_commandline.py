@@ -90,7 +90,7 @@ SCHEMA = [
                 "type": 4,
                 "name": "difficulty",
                 "description": "d",
-                "choices": [{"name": "Fair", "value": 9}, {"name": "Great", "value": 15}],
+                "choices": [{"name": "Fair (9)", "value": 9}, {"name": "Great (15)", "value": 15}],
             },
         ],
     },
@@ -171,7 +171,7 @@ def test_a_choice_may_be_typed_by_its_name() -> None:
     assert data_for("/init start mode:Finesse")["options"][0]["options"][0]["value"] == "finesse"
 
 
-@pytest.mark.parametrize("typed", ["Great", "great", "15"])
+@pytest.mark.parametrize("typed", ["Great", "great", "Great (15)", "15"])
 def test_a_number_choice_may_be_typed_by_its_name_or_value(typed: str) -> None:
     """difficulty:Great (as the README writes it) did not send the choice's value 15."""
     options = data_for(f"/roll expression:1d20 difficulty:{typed}")["options"]
