@@ -46,7 +46,7 @@ def _hidden(encounter: Encounter, combatant_id: int) -> bool:
 
 
 def initiative_text(entry: InitiativeEntry) -> str:
-    """Return "Mira 17 (d20 12 + Finesse 3 + Haste 3)"."""
+    """Return "Mira **17** (d20 11 · Finesse +3 · Haste +3)"."""
     if entry.total is None:
         return f"{entry.name} — Broken"
     if not entry.faces:
@@ -57,7 +57,7 @@ def initiative_text(entry: InitiativeEntry) -> str:
     if entry.finesse:
         parts.append(f"Finesse {entry.finesse:+d}")
     parts.extend(f"{b.name} {b.value:+d}" for b in entry.bonuses)
-    text = f"{entry.name} **{entry.total}** ({' '.join(parts).replace('+-', '-')})"
+    text = f"{entry.name} **{entry.total}** ({' · '.join(parts)})"
     if entry.rolloff:
         text += f" roll-off {'/'.join(map(str, entry.rolloff))}"
     return text

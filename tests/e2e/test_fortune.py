@@ -56,9 +56,9 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
     table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
     rolled = await gm.run("/init next")
     mira, brom, goblin, orc = faces(7, 4)
-    assert f"Mira {mira + 5} (d20 {mira} Finesse +2 Haste +3)" in rolled.text
-    assert f"Goblin {goblin + 1} (d20 {goblin} Finesse +1)" in rolled.text
-    assert f"Brom {brom + 1} (d20 {brom} Finesse +1), Orc {orc} (d20 {orc})" in rolled.text
+    assert f"Mira {mira + 5} (d20 {mira} · Finesse +2 · Haste +3)" in rolled.text
+    assert f"Goblin {goblin + 1} (d20 {goblin} · Finesse +1)" in rolled.text
+    assert f"Brom {brom + 1} (d20 {brom} · Finesse +1), Orc {orc} (d20 {orc})" in rolled.text
     assert "Mira's turn — rolls d20, 1 action" in rolled.text
     assert rows(await tracker(table)) == [
         "▶ 16 Mira · ●○ · ⚡ Haste",  # 11 + 2 + 3: ahead of the Goblin's 14 only by Haste
@@ -125,7 +125,7 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
     table.bot.rng = random.Random(5)  # type: ignore[attr-defined]
     second = await gm.run("/init next")
     orc = faces(5, 4)[3]
-    assert f"Orc {orc + 10} (d20 {orc} Hold +10)" in second.text
+    assert f"Orc {orc + 10} (d20 {orc} · Hold +10)" in second.text
     assert rows(await tracker(table)) == [
         "▶ 27 Orc · ●●",  # 17 + 10: the Hold bonus puts it ahead of Mira's 22
         "▫ 22 Mira · ●●",
@@ -161,8 +161,8 @@ async def test_when_everyone_left_waits_the_round_passes_and_they_hold(fast) -> 
     table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
     rolled = await gm.run("/init next")
     mira, brom, _ = faces(7, 3)
-    assert f"Mira {mira + 12} (d20 {mira} Finesse +2 Hold +10)" in rolled.text
-    assert f"Brom {brom + 11} (d20 {brom} Finesse +1 Hold +10)" in rolled.text
+    assert f"Mira {mira + 12} (d20 {mira} · Finesse +2 · Hold +10)" in rolled.text
+    assert f"Brom {brom + 11} (d20 {brom} · Finesse +1 · Hold +10)" in rolled.text
     # Without the bonus the Goblin's 14 would have beaten both (13 and 6).
     assert order_in(await tracker(table)) == ["Mira", "Brom", "Goblin"]
 

@@ -107,7 +107,7 @@ async def test_fortune_initiative_is_core_die_plus_finesse_and_bonus(fast) -> No
     table.bot.rng = random.Random(77)  # type: ignore[attr-defined]
     step = await gm.run("/init next")
     face = random.Random(77).randint(1, 20)
-    assert f"Orc {face + 5} (d20 {face} Finesse +3 Initiative bonus +2)" in step.text
+    assert f"Orc {face + 5} (d20 {face} · Finesse +3 · Initiative bonus +2)" in step.text
 
 
 async def test_a_restart_resumes_the_same_turn_tracker_and_buttons(tmp_path: Path) -> None:
