@@ -155,23 +155,55 @@ async def at_channel(bot: Tablehand, channel_id: int) -> AsyncIterator[Table]:
         yield Table(bot, None, caller, settings, state)
 
 
-async def combatant_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete combatant names of this channel's encounter (no lock; hidden for the GM)."""
+@dataclass(frozen=True)
+class Glance:
+    """What an autocomplete may see of a channel: the committed encounter and the caller's rights."""
+
+    encounter: Encounter
+    caller: Caller
+    gm: bool
+
+    def visible(self) -> list[Combatant]:
+        """Return the combatants the caller may see (players never see hidden NPCs)."""
+        return [c for c in self.encounter.combatants if self.gm or not c.hidden]
+
+    def named(self, name: object) -> Combatant | None:
+        """Return the visible combatant of that name, if any."""
+        wanted = str(name or "").strip().casefold()
+        return next((c for c in self.visible() if c.name.casefold() == wanted), None)
+
+    def actable(self) -> list[Combatant]:
+        """Return the combatants the caller may act for."""
+        return [c for c in self.visible() if self.gm or controls(self.caller, c)]
+
+
+async def glance(interaction: discord.Interaction) -> Glance | None:
+    """Look at the channel's encounter without its lock (autocomplete must never wait)."""
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     if interaction.channel_id is None:
-        return []
+        return None
     encounter = await bot.store.peek(interaction.channel_id)
     if encounter is None:
-        return []
+        return None
+    caller = Caller.of(interaction)
     settings = await bot.store.settings(interaction.guild_id)
-    gm = is_gm(Caller.of(interaction), encounter, settings)
+    return Glance(encounter, caller, is_gm(caller, encounter, settings))
+
+
+def name_choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    """Rank names for autocomplete: those starting with what was typed, then containing it."""
     wanted = current.strip().casefold()
-    names = [c.name for c in encounter.combatants if gm or not c.hidden]
     starts = [n for n in names if n.casefold().startswith(wanted)]
     contains = [n for n in names if wanted in n.casefold() and n not in starts]
     return [app_commands.Choice(name=n, value=n) for n in (starts + contains)[:AUTOCOMPLETE_LIMIT]]
+
+
+async def combatant_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete combatant names of this channel's encounter (hidden ones for the GM only)."""
+    seen = await glance(interaction)
+    return [] if seen is None else name_choices([c.name for c in seen.visible()], current)
 
 
 def mention_allowed(*user_ids: int | None) -> discord.AllowedMentions:

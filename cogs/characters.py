@@ -18,14 +18,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
+from bot.errors import BadInput, NotFound, RuleViolation
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
 from bot.rules.grit import change_grit
 from bot.rules.models import Character, DefaultDefense
 from bot.store import Store
 from bot.store.base import KeyedLocks
-from bot.table import AUTOCOMPLETE_LIMIT
+from bot.table import name_choices
 from bot.views import confirm_view, register_confirmation
 
 if TYPE_CHECKING:
@@ -179,14 +179,8 @@ async def character_choices(
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete the caller's own character names on this server."""
     bot: Tablehand = interaction.client  # type: ignore[assignment]
-    names = [
-        c.name
-        for c in await bot.store.list_characters(interaction.guild_id or 0, interaction.user.id)
-    ]
-    wanted = current.strip().casefold()
-    starts = [n for n in names if n.casefold().startswith(wanted)]
-    contains = [n for n in names if wanted in n.casefold() and n not in starts]
-    return [app_commands.Choice(name=n, value=n) for n in (starts + contains)[:AUTOCOMPLETE_LIMIT]]
+    own = await bot.store.list_characters(interaction.guild_id or 0, interaction.user.id)
+    return name_choices([c.name for c in own], current)
 
 
 # The cog -------------------------------------------------------------------------------
@@ -376,15 +370,9 @@ class Characters(
 
     # Buttons -------------------------------------------------------------------------
 
-    async def confirm_delete(
-        self, interaction: discord.Interaction, confirmed: bool, user_id: int, ref: str
-    ) -> None:
-        """Carry out (or cancel) /character delete from its confirmation buttons."""
-        if interaction.user.id != user_id:
-            raise NotAllowed("This is not for you.")
-        if not confirmed:
-            await interaction.response.edit_message(content="Nothing was deleted.", view=None)
-            return
+    async def confirm_delete(self, interaction: discord.Interaction, ref: str) -> None:
+        """Carry out /character delete once its author confirmed."""
+        user_id = interaction.user.id
         character = await self.store.character_by_id(int(ref or 0))
         if (
             character is None
@@ -413,7 +401,7 @@ class Characters(
             )
 
 
-register_confirmation("delete_character", "Characters", "confirm_delete")
+register_confirmation("delete_character", "Characters", "confirm_delete", "Nothing was deleted.")
 
 
 async def setup(bot: Tablehand) -> None:

@@ -27,7 +27,7 @@ from bot.rules import specials as rules
 from bot.rules.encounter import NoHooks
 from bot.rules.models import Combatant
 from bot.specials_hooks import SpecialHooks
-from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
+from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices, glance
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -68,12 +68,10 @@ class Effects(commands.Cog):
         self, interaction: discord.Interaction, current: str, *, cleansable: bool
     ) -> list[app_commands.Choice[str]]:
         """Offer the named combatant's own Specials, else every Special the tracker keeps."""
-        named = getattr(interaction.namespace, "combatant", None)
-        encounter = await self.bot.store.peek(interaction.channel_id or 0)
-        target = None
-        if named and encounter is not None:
-            wanted = str(named).strip().casefold()
-            target = next((c for c in encounter.combatants if c.name.casefold() == wanted), None)
+        seen = await glance(interaction)
+        target = (
+            None if seen is None else seen.named(getattr(interaction.namespace, "combatant", ""))
+        )
         if target is None:
             return self._catalogue_choices(current)
         typed = current.strip().casefold()

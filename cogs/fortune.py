@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BadInput, RuleViolation
-from bot.permissions import Caller, controls, is_gm
+from bot.permissions import controls
 from bot.render.fortune import (
     declared_text,
     haste_text,
@@ -28,7 +28,7 @@ from bot.render.fortune import (
 from bot.render.turns import Announcement, announce
 from bot.rules import declarations, fortune
 from bot.rules.models import Combatant
-from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
+from bot.table import Table, at_table, combatant_choices, glance, name_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -84,23 +84,11 @@ async def _long_action_choices(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Suggest the long actions under way of the combatants the caller may act for."""
-    bot: Tablehand = interaction.client  # type: ignore[assignment]
-    if interaction.channel_id is None:
+    seen = await glance(interaction)
+    if seen is None:
         return []
-    encounter = await bot.store.peek(interaction.channel_id)
-    if encounter is None:
-        return []
-    caller = Caller.of(interaction)
-    gm = is_gm(caller, encounter, await bot.store.settings(interaction.guild_id))
-    wanted = current.strip().casefold()
-    names = [
-        c.long_action.name
-        for c in encounter.combatants
-        if c.long_action is not None and (controls(caller, c) or gm)
-    ]
-    return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.casefold()][
-        :AUTOCOMPLETE_LIMIT
-    ]
+    names = [c.long_action.name for c in seen.actable() if c.long_action is not None]
+    return name_choices(names, current)
 
 
 class Fortune(commands.Cog):
