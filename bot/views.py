@@ -9,10 +9,12 @@ through the bot's one error handler.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.errors import NotAllowed
 from bot.replies import report_error
 
 # Every CogButton subclass, wherever it is defined; the bot registers them all at start-up.
@@ -84,40 +86,60 @@ def tracker_view() -> discord.ui.View:
     return view
 
 
-# What each confirmation confirms: the cog and method that carry it out.
-CONFIRMATIONS: dict[str, tuple[str, str]] = {}
+@dataclass(frozen=True)
+class Confirmation:
+    """What a Confirm button carries out, and what Cancel says."""
+
+    cog: str
+    handler: str  # called as handler(interaction, ref) once the author confirmed
+    cancelled: str
 
 
-def register_confirmation(what: str, cog: str, handler: str) -> None:
-    """Route Confirm / Cancel clicks of `confirm_view(what, …)` to `cog.handler`."""
-    CONFIRMATIONS[what] = (cog, handler)
+CONFIRMATIONS: dict[str, Confirmation] = {}
 
 
-register_confirmation("end", "Initiative", "confirm_end")
+def register_confirmation(
+    what: str, cog: str, handler: str, cancelled: str = "Cancelled; nothing changed."
+) -> None:
+    """Route the Confirm click of `confirm_view(what, …)` to `cog.handler(interaction, ref)`."""
+    CONFIRMATIONS[what] = Confirmation(cog, handler, cancelled)
+
+
+register_confirmation("end", "Initiative", "confirm_end", "The encounter goes on.")
 
 
 class ConfirmButton(
     CogButton,
     template=r"th:confirm:(?P<what>[a-z_]+):(?P<answer>yes|no):(?P<user>\d+):(?P<ref>[\w.-]*)",
 ):
-    """Confirm or cancel a destructive command; the cog checks that its author pressed it."""
+    """Confirm or cancel a destructive command; only the command's author may press it."""
 
     cog = ""
     handler = ""
 
     def __init__(self, what: str, answer: str, user: int, ref: str = "") -> None:
-        yes = answer == "yes"
+        self.confirmed = answer == "yes"
+        self.author_id = user
         super().__init__(
             discord.ui.Button(
-                label="Confirm" if yes else "Cancel",
-                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                label="Confirm" if self.confirmed else "Cancel",
+                style=discord.ButtonStyle.danger
+                if self.confirmed
+                else discord.ButtonStyle.secondary,
                 custom_id=f"th:confirm:{what}:{answer}:{user}:{ref}",
             ),
-            confirmed=yes,
-            user_id=user,
             ref=ref,
         )
-        self.cog, self.handler = CONFIRMATIONS.get(what, ("", ""))
+        self.confirmation = CONFIRMATIONS.get(what, Confirmation("", "", "Cancelled."))
+        self.cog, self.handler = self.confirmation.cog, self.confirmation.handler
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.author_id:
+            await report_error(interaction, NotAllowed("This is not for you."))
+        elif not self.confirmed:
+            await interaction.response.edit_message(content=self.confirmation.cancelled, view=None)
+        else:
+            await super().callback(interaction)
 
     @classmethod
     async def from_custom_id(

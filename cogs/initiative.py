@@ -370,15 +370,8 @@ class Initiative(
 
     # Buttons -------------------------------------------------------------------------
 
-    async def confirm_end(
-        self, interaction: discord.Interaction, confirmed: bool, user_id: int, ref: str
-    ) -> None:
-        """Carry out (or cancel) /init end from its confirmation buttons."""
-        if interaction.user.id != user_id:
-            raise NotAllowed("This is not for you.")
-        if not confirmed:
-            await interaction.response.edit_message(content="The encounter goes on.", view=None)
-            return
+    async def confirm_end(self, interaction: discord.Interaction, ref: str) -> None:
+        """Carry out /init end once its author confirmed."""
         async with at_table(interaction) as table:
             table.require_gm("end the encounter")
             if table.state.damaged:
