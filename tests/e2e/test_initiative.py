@@ -278,3 +278,35 @@ async def test_a_tracker_left_behind_is_reconciled_after_a_restart(tmp_path: Pat
                 what="the reconciled tracker",
             )
         assert table.channel().pins == [pinned.id]
+
+
+async def test_cancelling_the_end_leaves_the_encounter_alone(fast) -> None:
+    """Cancel on /init end's confirmation ended the encounter or said nothing."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    end = await gm.run("/init end")
+    assert end.ephemeral  # only its author sees (and can press) the buttons
+    cancelled = await end.click("Cancel")
+    assert "The encounter goes on." in cancelled.text
+    assert not (await gm.run("/init add name:Orc")).ephemeral
+
+
+async def test_autocomplete_hides_hidden_npcs_from_players(fast) -> None:
+    """A player's autocomplete offered a hidden NPC, or one of its Specials."""
+    table = fast
+    gm, alice = table.user("gm"), table.user("alice")
+    await gm.run("/init start")
+    await gm.run("/init add name:Lurker hidden:true")
+    await gm.run("/init add name:Lout")
+    await gm.run("/effect apply combatant:Lurker special:Ruin x:2")
+    names = [c["name"] for c in await alice.autocomplete("init remove", "combatant", "L")]
+    assert names == ["Lout"]
+    assert [c["name"] for c in await gm.autocomplete("init remove", "combatant", "L")] == [
+        "Lurker",
+        "Lout",
+    ]
+    offered = await alice.autocomplete(
+        "effect cleanse", "special", "", options={"combatant": "Lurker"}
+    )
+    assert all("Ruin 2" not in c["name"] for c in offered)
