@@ -226,13 +226,16 @@ class Attacks(commands.Cog):
                 prompt = self._prompt(encounter, pending, notes, table.caller.user_id)
                 # Sent under the lock, so the attack is stored with its prompt in one commit,
                 # and a click that comes at once waits for it.
-                await interaction.response.send_message(
+                sent = await interaction.response.send_message(
                     prompt_content(prompt),
                     embed=prompt_embed(prompt),
                     view=prompt_view(prompt),
                     allowed_mentions=mention_allowed(prompt.ping),
                 )
-                pending.prompt_message_id = (await interaction.original_response()).id
+                # The callback's answer names the message: no second call to ask for it.
+                pending.prompt_message_id = sent.message_id or (
+                    (await interaction.original_response()).id
+                )
             else:
                 resolution = self._resolve(
                     table,

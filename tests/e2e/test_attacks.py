@@ -685,3 +685,19 @@ async def test_an_attack_overdue_after_a_restart_resolves_at_once(
             "Goblin drops to Reduced Grit — now rolls d12.",
         }
         await prompt_closed(table, prompt.message)
+
+
+async def test_an_attack_prompt_costs_one_rest_call(fast) -> None:
+    """Posting a defense prompt asked Discord again for the message its callback had named."""
+    table = fast
+    gm, alice = table.user("gm"), table.user("alice")
+    await gm.run("/init start")
+    await gm.run("/init add name:Goblin")
+    await alice.run("/init join character:Mira")
+    table.bot.rng = random.Random(3)  # type: ignore[attr-defined]
+    prompt = await alice.run("/attack target:Goblin")
+    assert prompt.buttons, prompt.text  # the defender must choose: a prompt, not a result
+    calls = [
+        c.route for c in prompt.rest_calls if c.route.startswith(("/interactions", "/webhooks"))
+    ]
+    assert calls == ["/interactions/{interaction_id}/{interaction_token}/callback"], calls
