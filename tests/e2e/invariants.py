@@ -1,0 +1,126 @@
+"""What the standards promise, as checks the reliability tests share.
+
+Each check reads what really happened — the stored encounter, the messages the
+loopback Discord kept, the log records — and fails with what broke the promise.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+
+from bot.render.tracker import render_tracker
+from bot.rules.models import Encounter
+from bot.sandbox.client import InteractionResult, SandboxTable
+from bot.sandbox.records import StoredMessage
+from bot.store import Store
+
+# What a user must never see: Python's and discord.py's internals.
+INTERNALS = re.compile(
+    r"Traceback|File \"|line \d+, in|\b\w+(Error|Exception)\b:|CommandInvokeError|"
+    r"TransformerError|pydantic|ValidationError|sqlite|aiosqlite|discord\.errors|"
+    r"NoneType|object has no attribute|Ignoring exception",
+)
+
+
+async def stored(store: Store, channel_id: int) -> Encounter | None:
+    """Return the channel's committed encounter (taken under its lock, so after any command)."""
+    async with store.channel(channel_id) as state:
+        encounter = state.encounter
+        return None if encounter is None else encounter.model_copy(deep=True)
+
+
+def tracker_shows(message: StoredMessage, encounter: Encounter) -> bool:
+    """Return whether a tracker message shows exactly what the encounter renders to."""
+    want = render_tracker(encounter).embed.to_dict()
+    if not message.embeds:
+        return False
+    got = message.embeds[0]
+    keys = ("title", "description", "fields", "footer")
+    return all(got.get(k) == want.get(k) for k in keys)
+
+
+def pinned_tracker(table: SandboxTable, channel: str) -> StoredMessage:
+    """Return the channel's one pinned message (the tracker), or fail."""
+    pinned = table.channel(channel).pinned_messages
+    assert len(pinned) == 1, f"#{channel} has {len(pinned)} pinned messages, not one tracker"
+    return pinned[0]
+
+
+def assert_error_reply(reply: InteractionResult) -> None:
+    """Fail unless a reply is one ephemeral line that shows no internals."""
+    assert reply.ephemeral, f"{reply.record.label}: an error was answered in public: {reply.text}"
+    assert reply.content and "\n" not in reply.content, (
+        f"{reply.record.label}: not one line: {reply.content!r}"
+    )
+    assert not reply.embeds, f"{reply.record.label}: an error came with embeds"
+    assert_no_internals(reply.text, reply.record.label)
+
+
+def assert_no_internals(text: str, where: str) -> None:
+    """Fail if text shows a traceback, an exception's name or a library's internals."""
+    found = INTERNALS.search(text)
+    assert found is None, f"{where}: internals reached a user ({found.group(0)!r}): {text[:300]}"
+
+
+def message_text(message: StoredMessage) -> str:
+    """Return everything a message shows: content, embeds, button labels."""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
+        parts.append((embed.get("footer") or {}).get("text") or "")
+    parts += [str(b.get("label") or "") for b in message.buttons]
+    return "\n".join(parts)
+
+
+def mention_problems(
+    messages: Iterable[StoredMessage], may_ping: set[int], bot_id: int
+) -> list[str]:
+    """Return every message the bot sent that allowed or made a ping it should not.
+
+    A bot message must carry allowed mentions that never allow @everyone or roles,
+    never parse users from its text, and name only users in `may_ping` (the players
+    and GM a turn or a defense prompt is for); and nobody outside that set, no role
+    and not @everyone may actually have been pinged.
+    """
+    problems = []
+    for message in messages:
+        if message.author.id != bot_id or message.system:
+            continue
+        where = f"message {message.id} {message.content[:60]!r}"
+        allowed = message.allowed_mentions
+        if allowed is None:
+            problems.append(f"{where}: sent without allowed_mentions")
+            continue
+        parse = set(allowed.get("parse") or [])
+        if parse:
+            problems.append(f"{where}: allowed_mentions parses {sorted(parse)}")
+        if allowed.get("roles"):
+            problems.append(f"{where}: allows role pings {allowed['roles']}")
+        users = {int(u) for u in allowed.get("users") or []}
+        if not users <= may_ping:
+            problems.append(f"{where}: allows pinging {sorted(users - may_ping)}")
+        if message.mention_everyone:
+            problems.append(f"{where}: pinged @everyone")
+        if message.mention_roles:
+            problems.append(f"{where}: pinged roles {message.mention_roles}")
+        if not set(message.mentions) <= may_ping:
+            problems.append(f"{where}: pinged {sorted(set(message.mentions) - may_ping)}")
+    return problems
+
+
+def unhandled(records: Iterable[logging.LogRecord]) -> list[str]:
+    """Return log records that mean something went unhandled: errors, lost tasks, dispatch bugs."""
+    found = []
+    for record in records:
+        text = record.getMessage()
+        if (
+            record.levelno >= logging.ERROR
+            or "Task exception was never retrieved" in text
+            or "Ignoring exception" in text
+            or "was never awaited" in text
+        ):
+            found.append(f"{record.name} {record.levelname}: {text}")
+    return found
