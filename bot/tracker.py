@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 RETRY_LIMIT = 5  # failed edits are retried with doubling waits, then left for the next change
 RECONCILE_WINDOW = 24 * 3600  # after a restart, trackers of encounters changed this recently
 RECONCILE_PACE = 0.1  # seconds between those trackers: ten channels a second
+PIN_REASON = "Tablehand initiative tracker"
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class _Channel:
     task: asyncio.Task[None] | None = None
     edits: int = 0
     failures: int = 0
+    unpinned: int | None = None  # our tracker whose pin Discord failed: the next update pins it
     idle: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -118,8 +120,21 @@ class Trackers:
         content = self.render(encounter)
         messageable = self.client.get_partial_messageable(channel_id)
         message = await messageable.send(embed=content.embed, view=content.view)
-        self._channel(channel_id).last_edit = time.monotonic()
-        await self._pin(message)
+        channel = self._channel(channel_id)
+        channel.last_edit = time.monotonic()
+        try:
+            await self._pin(message)
+        except discord.HTTPException as error:
+            # Discord failed the pin, not the command: the encounter keeps this tracker,
+            # and the tracker's own update (retried like a failed edit) pins it.
+            channel.unpinned = message.id
+            log.warning(
+                "pinning the tracker in channel %s failed (%s %s); it is pinned on the next update",
+                channel_id,
+                error.status,
+                error.text or error.__class__.__name__,
+            )
+            self.touch(channel_id)
         return message.id
 
     async def retire(self, channel_id: int, message_id: int, embed: discord.Embed) -> None:
@@ -180,6 +195,10 @@ class Trackers:
             await self._replace(channel_id, encounter, content, old_id=None)
             return
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        if channel.unpinned == message_id:
+            with contextlib.suppress(discord.NotFound):  # deleted meanwhile: the edit re-posts it
+                await self._pin(message)
+            channel.unpinned = None
         try:
             await message.edit(embed=content.embed, view=content.view)
             channel.edits += 1
@@ -200,7 +219,11 @@ class Trackers:
         messageable = self.client.get_partial_messageable(channel_id)
         message = await messageable.send(embed=content.embed, view=content.view)
         self._channel(channel_id).edits += 1
-        await self._pin(message)
+        pin_failed: discord.HTTPException | None = None
+        try:
+            await self._pin(message)
+        except discord.HTTPException as error:
+            pin_failed = error  # adopted all the same, so a retry pins this one, not another
         async with self.store.channel(channel_id) as state:
             current = None if state.damaged else state.encounter
             adopted = current is not None and current.tracker_message_id == old_id
@@ -215,10 +238,14 @@ class Trackers:
         if old_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await messageable.get_partial_message(old_id).delete()
+        if pin_failed is not None:
+            self._channel(channel_id).unpinned = message.id
+            raise pin_failed
 
-    async def _pin(self, message: discord.Message) -> None:
+    async def _pin(self, message: discord.Message | discord.PartialMessage) -> None:
+        """Pin a tracker; a missing permission is only logged, other failures raise."""
         try:
-            await message.pin(reason="Tablehand initiative tracker")
+            await message.pin(reason=PIN_REASON)
         except discord.Forbidden:
             log.warning(
                 "cannot pin the tracker in channel %s: the bot lacks Manage Messages",
