@@ -1,0 +1,212 @@
+"""Who may do what: every mutating command × {the GM, the target's controller, another player}.
+
+COMMANDS.md "Who may do what": the GM of a channel's encounter is whoever ran /init
+start (or has Manage Channels, or the GM role); a player acts for the combatants they
+control; anything else needs GM rights. Each row below names one command aimed at
+alice's Mira (where it names a combatant) and who may run it. A refusal must be one
+ephemeral line with its reason and change nothing anywhere; an allowed command must
+change the stored state.
+
+The three roles play in three channels with the same fight, so one bot serves a row:
+`gm` ran /init start everywhere, `alice` controls Mira, `bob` controls Brom. For
+/settings the roles are a member with Manage Server (`admin`), the encounter's GM and a
+player; for /character, the sheet's owner (alice), the GM and another player.
+
+Decisions where COMMANDS.md leaves room (each is the bot's behaviour, asserted here):
+- /init remove, /init move: the GM only, even for the caller's own combatant.
+- /init next: the GM, or the player of the combatant whose turn it is.
+- /defend: the defender's player only; the GM answers only for NPCs ("This is not your
+  defense."), so a GM cannot choose a player's defense for them.
+- /character edit and delete: the owner only; a character is private, so the GM is
+  refused like anyone else ("You have no character named …").
+- /settings: Manage Server only; being an encounter's GM gives no server settings.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from bot.sandbox.client import SandboxTable
+from tests.e2e.invariants import assert_error_reply, assert_no_internals, stored
+
+pytestmark = pytest.mark.e2e
+
+CHANNELS = ("table-1", "table-2", "table-3")
+PLAYERS = {"gm": "gm", "controller": "alice", "other": "bob"}
+SERVER = {"manager": "admin", "gm": "gm", "player": "alice"}
+
+FIGHT = (
+    ("gm", "/init start mode:finesse"),
+    ("alice", "/init join character:Mira finesse:5"),
+    ("bob", "/init join character:Brom finesse:1"),
+    ("gm", "/init add name:Goblin finesse:3"),
+)
+TURNS = (("gm", "/init next"),)  # the order is set: Mira 5, Goblin 3, Brom 1; Mira acts
+
+NOT_GM = "Only the GM can"
+NOT_YOURS = "Mira is another player's combatant; you cannot act for it."
+NOT_YOUR_DEFENSE = "This is not your defense."
+NOT_MANAGER = "Only members with Manage Server can"
+NOT_OWNER = "You have no character named 'Vex"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One command, who may run it, and how everyone else is refused."""
+
+    command: str  # `{n}` is the channel's number (a sheet per channel)
+    allowed: tuple[str, ...]
+    refusal: str
+    prep: tuple[tuple[str, str], ...] = ()
+    roles: dict[str, str] | None = None  # default PLAYERS
+    confirm: bool = False  # allowed: asks to confirm; Confirm carries it out
+
+    @property
+    def id(self) -> str:
+        """The command's name: `/init add`, `/grit heal`."""
+        return " ".join(w for w in self.command.split() if ":" not in w)
+
+
+GM_ONLY = ("gm",)
+ACTS_FOR = ("gm", "controller")
+
+ROWS = [
+    Row("/init add name:Orc", GM_ONLY, NOT_GM),
+    Row("/init remove combatant:Mira", GM_ONLY, NOT_GM),
+    Row("/init next", ACTS_FOR, "It is Mira's turn; only its player or the GM", TURNS),
+    Row("/init prev", GM_ONLY, NOT_GM, (*TURNS, ("gm", "/init next"))),
+    Row("/init round", GM_ONLY, NOT_GM, TURNS),
+    Row("/init move combatant:Mira position:3", GM_ONLY, NOT_GM, TURNS),
+    Row(
+        "/init reveal combatant:Lurker",
+        GM_ONLY,
+        NOT_GM,
+        (("gm", "/init add name:Lurker hidden:true"),),
+    ),
+    Row("/init end", GM_ONLY, NOT_GM, confirm=True),
+    Row("/haste combatant:Mira", ACTS_FOR, NOT_YOURS),
+    Row("/wait combatant:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row("/act combatant:Mira", ACTS_FOR, NOT_YOURS, (*TURNS, ("alice", "/wait"))),
+    Row("/hold combatant:Mira", ACTS_FOR, NOT_YOURS, (*TURNS, ("alice", "/wait"))),
+    Row("/sacrifice combatant:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row("/declare action:Strike combatant:Mira", ACTS_FOR, NOT_YOURS),
+    Row(
+        "/undeclare combatant:Mira",
+        ACTS_FOR,
+        NOT_YOURS,
+        (("alice", "/declare action:Strike"),),
+    ),
+    Row("/attack target:Goblin attacker:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row(
+        "/defend strategy:dodge combatant:Mira",
+        ("controller",),
+        NOT_YOUR_DEFENSE,
+        (*TURNS, ("seed", "23"), ("gm", "/attack target:Mira attacker:Goblin")),
+    ),
+    Row("/grit damage combatant:Mira amount:3", ACTS_FOR, NOT_YOURS),
+    Row(
+        "/grit heal combatant:Mira amount:2",
+        ACTS_FOR,
+        NOT_YOURS,
+        (("gm", "/grit damage combatant:Mira amount:5"),),
+    ),
+    Row("/grit set combatant:Mira value:12", ACTS_FOR, NOT_YOURS),
+    Row("/grit modifier combatant:Mira levels:1", ACTS_FOR, NOT_YOURS),
+    Row("/effect apply combatant:Mira special:Ruin x:2", ACTS_FOR, NOT_YOURS),
+    Row(
+        "/effect cleanse combatant:Mira special:Ruin x:1",
+        ACTS_FOR,
+        NOT_YOURS,
+        (("gm", "/effect apply combatant:Mira special:Ruin x:2"),),
+    ),
+    Row(
+        "/effect remove combatant:Mira special:Ruin",
+        ACTS_FOR,
+        NOT_YOURS,
+        (("gm", "/effect apply combatant:Mira special:Ruin x:2"),),
+    ),
+    Row("/move distance:4 combatant:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row(
+        "/character edit name:Vex{n} field:finesse value:4",
+        ("controller",),
+        NOT_OWNER,
+        (("alice", "/character create name:Vex{n}"),),
+    ),
+    Row(
+        "/character delete name:Vex{n}",
+        ("controller",),
+        NOT_OWNER,
+        (("alice", "/character create name:Vex{n}"),),
+        confirm=True,
+    ),
+    Row("/settings gm_role role:GM", ("manager",), NOT_MANAGER, roles=SERVER),
+    Row("/settings defense_timeout seconds:30", ("manager",), NOT_MANAGER, roles=SERVER),
+]
+
+
+async def snapshot(table: SandboxTable) -> tuple:
+    """Return everything a command could change: each channel's encounter, sheets, settings."""
+    store = table.bot.store  # type: ignore[attr-defined]
+    guild = table.server.guild.id
+    encounters = [await stored(store, table.channel(ch).id) for ch in CHANNELS]
+    sheets = await store.list_characters(guild, table.user("alice").id)
+    settings = await store.get_settings(guild)
+    return (
+        [e.model_dump() if e else None for e in encounters],
+        [c.model_dump() for c in sheets],
+        settings.model_dump(),
+    )
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.id)
+async def test_each_role_is_allowed_or_refused_as_commands_md_says(fast, row: Row) -> None:
+    """A role ran a command it may not, or was refused one it may; or a refusal changed state."""
+    table = fast
+    roles = row.roles or PLAYERS
+    assert set(row.allowed) <= set(roles)
+    cells = list(zip(roles.items(), CHANNELS, strict=True))  # each role in its own channel
+    for n, channel in enumerate(CHANNELS, start=1):
+        for who, line in (*FIGHT, *row.prep):
+            if who == "seed":
+                table.bot.rng = random.Random(int(line))  # type: ignore[attr-defined]
+                continue
+            ready = await table.user(who).run(line.format(n=n), channel=channel)
+            private = "hidden:true" in line or line.startswith("/character")  # answered privately
+            assert not ready.ephemeral or private, (channel, line, ready.text)
+    # Refusals first: they must leave every channel, sheet and setting as it was.
+    cells.sort(key=lambda cell: cell[0][0] in row.allowed)
+    for (role, user), channel in cells:
+        n = CHANNELS.index(channel) + 1
+        before = await snapshot(table)
+        reply = await table.user(user).run(row.command.format(n=n), channel=channel)
+        cell = f"{row.command} by the {role} ({user})"
+        if role not in row.allowed:
+            assert_error_reply(reply)
+            assert row.refusal in reply.content, (cell, reply.content)
+            assert await snapshot(table) == before, f"{cell}: the refusal changed state"
+            continue
+        assert_no_internals(reply.text, cell)
+        if row.confirm:
+            assert reply.ephemeral and [b["label"] for b in reply.buttons] == ["Confirm", "Cancel"]
+            reply = await reply.click("Confirm")
+            assert_no_internals(reply.text, cell)
+        elif not row.id.startswith("/character"):  # a sheet's edit is answered privately
+            assert not reply.ephemeral, (cell, reply.text)
+        assert await snapshot(table) != before, f"{cell} was allowed but changed nothing"
+
+
+def test_the_matrix_covers_every_mutating_command() -> None:
+    """A mutating command of COMMANDS.md has no row in the permission matrix."""
+    mutating = {
+        *(f"/init {sub}" for sub in ("add", "remove", "next", "prev", "round", "move")),
+        *("/init reveal", "/init end", "/haste", "/wait", "/act", "/hold", "/sacrifice"),
+        *("/declare", "/undeclare", "/attack", "/defend", "/move"),
+        *(f"/grit {sub}" for sub in ("damage", "heal", "set", "modifier")),
+        *(f"/effect {sub}" for sub in ("apply", "cleanse", "remove")),
+        *("/character edit", "/character delete", "/settings gm_role"),
+        "/settings defense_timeout",
+    }
+    assert mutating == {row.id for row in ROWS}
