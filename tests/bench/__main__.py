@@ -42,6 +42,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, help="measured seconds per load run (default 30)")
     parser.add_argument("--warmup", type=float, help="seconds of load before measuring (default 5)")
     parser.add_argument(
+        "--rounds", type=int, help="the load alternates between the bots in rounds (default 3)"
+    )
+    parser.add_argument(
         "--parts", default=",".join(ALL_PARTS), help=f"comma-separated, of: {', '.join(ALL_PARTS)}"
     )
     parser.add_argument(
@@ -63,9 +66,10 @@ def options(args: argparse.Namespace) -> parts.Options:
     )
     if args.quick:
         opts.rate, opts.channels, opts.duration, opts.warmup = 50, 10, 3.0, 1.0
+        opts.rounds, opts.rewarm = 1, 0.5
         opts.rest_repeats, opts.rss_encounters, opts.stored_encounters = 1, 100, 1000
         opts.lookup_rounds = 3
-    for name in ("rate", "channels", "duration", "warmup"):
+    for name in ("rate", "channels", "duration", "warmup", "rounds"):
         if getattr(args, name) is not None:
             setattr(opts, name, getattr(args, name))
     return opts
@@ -85,14 +89,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "mix": {k.name: k.share for k, _ in mix.present},
         "missing_from_mix": {k.name: f"/{k.command}" for k in mix.missing},
     }
+    loaded = [w for w, part in (("tablehand", "load"), ("bare", "bare")) if part in chosen]
+    if loaded:
+        print(f"bench: load on {' and '.join(loaded)} …", file=sys.stderr, flush=True)
+        started = time.monotonic()
+        summaries = await parts.load(loaded, mix, schema, opts)
+        for which, summary in summaries.items():
+            summary["took_s"] = round(time.monotonic() - started, 1)
+            results["load" if which == "tablehand" else "bare"] = summary
     steps = {
-        "load": lambda: parts.load("tablehand", mix, schema, opts),
-        "bare": lambda: parts.load("bare", mix, schema, opts),
         "burst": lambda: parts.burst(mix, opts),
         "memory": lambda: parts.memory(mix, opts),
         "startup": lambda: parts.startup(mix, opts),
     }
-    for name in chosen:
+    for name in [p for p in chosen if p not in ("load", "bare")]:
         print(f"bench: {name} …", file=sys.stderr, flush=True)
         started = time.monotonic()
         if name == "lookup":

@@ -100,7 +100,7 @@ class LoadRun:
     warmup: float
     samples: list[Sample] = field(default_factory=list)
     lag_ms: list[float] = field(default_factory=list)  # dispatch after its scheduled time
-    window: tuple[float, float] = (0.0, 0.0)  # the measured part, loop time
+    windows: list[tuple[float, float]] = field(default_factory=list)  # measured, loop time
     calls: list[RestCall] = field(default_factory=list)
     tracker_ids: dict[int, int] = field(default_factory=dict)  # message id -> channel id
     problems: dict[str, int] = field(default_factory=dict)
@@ -110,6 +110,21 @@ class LoadRun:
     @property
     def measured(self) -> list[Sample]:
         return [s for s in self.samples if s.measured]
+
+    def measured_calls(self) -> list[RestCall]:
+        """Return the REST calls that arrived while measuring."""
+        return [c for c in self.calls if any(a <= c.at < b for a, b in self.windows)]
+
+    def extend(self, other: LoadRun) -> None:
+        """Add another round of the same bot's load."""
+        self.duration += other.duration
+        self.samples += other.samples
+        self.lag_ms += other.lag_ms
+        self.windows += other.windows
+        self.calls += other.calls
+        for key, count in other.problems.items():
+            self.problems[key] = self.problems.get(key, 0) + count
+            self.problem_examples.setdefault(key, other.problem_examples[key])
 
 
 async def run_load(
@@ -175,7 +190,7 @@ async def _run_load(
     start = loop.time() + 0.05
     measure_from = start + warmup
     end = measure_from + duration
-    run.window = (measure_from, end)
+    run.windows = [(measure_from, end)]
     attacks: list[asyncio.Future[Any]] = []
     first_call = len(server.calls)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import random
@@ -11,10 +12,12 @@ import sqlite3
 import statistics
 import sys
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.sandbox.harness import BotProcess
 from bot.sandbox.server import LoopbackDiscord, SandboxTimeout
 from tests.bench.load import (
     TRACKER_EDIT,
@@ -45,6 +48,8 @@ class Options:
     rss_encounters: int = 1000
     stored_encounters: int = 10_000
     lookup_rounds: int = 20
+    rounds: int = 3  # the load alternates between the bots this many times
+    rewarm: float = 1.0  # seconds of load before measuring in each later round
     workdir: Path = Path("bench-results/work")
     profile: bool = False  # py-spy the bot process during the measured load
 
@@ -73,87 +78,95 @@ def _scenes(server: LoopbackDiscord, count: int, combatants: int) -> list[Scene]
     return [Scene(channel, combatant_names(combatants)) for channel in tables]
 
 
-# Load: Tablehand, then the bare bot, the same mix at the same rate ----------------------
+# Load: Tablehand and the bare bot, the same mix at the same rate ------------------------
 
 
-async def load(which: str, mix: Mix, schema: list[dict[str, Any]], opts: Options) -> dict[str, Any]:
-    """Offer the mix to one bot across the channels; return latencies, errors and REST counts."""
+@dataclass
+class UnderLoad:
+    """One bot process with its own loopback Discord, seeded and ready for load."""
+
+    which: str
+    server: LoopbackDiscord
+    proc: BotProcess
+    mix: Mix
+    scenes: list[Scene]
+    quiet: Scene  # a channel of its own for counting one command's REST calls
+    trackers: dict[int, int]  # pinned tracker message id -> channel id
+
+
+@contextlib.asynccontextmanager
+async def under_load(
+    which: str, mix: Mix, schema: list[dict[str, Any]], opts: Options
+) -> AsyncIterator[UnderLoad]:
+    """Start a loopback Discord and the bot, with an encounter in every channel (Tablehand)."""
     async with LoopbackDiscord(tables=opts.channels + 1) as server:
         scenes = _scenes(server, opts.channels + 1, opts.combatants)
-        quiet_scene, scenes = scenes[-1], scenes[:-1]
         db = opts.workdir / f"load-{which}.db"
         db.unlink(missing_ok=True)
         if which == "tablehand":
-            await seed_tables(
-                server, db, [s.channel for s in [*scenes, quiet_scene]], opts.combatants
-            )
+            await seed_tables(server, db, [s.channel for s in scenes], opts.combatants)
+        trackers = {
+            pins[0]: s.channel.id for s in scenes[:-1] if (pins := server.pins.get(s.channel.id))
+        }
         proc = await start_bot(server, which, opts.workdir, db_path=db, schema=schema)
-        mix = mix.synced(server)
         try:
-            rest = await rest_calls_per_command(
-                server,
-                quiet_scene,
-                mix,
-                bot=which,
-                repeats=opts.rest_repeats,
-                quiet=1.2 if which == "tablehand" else 0.2,
+            yield UnderLoad(
+                which, server, proc, mix.synced(server), scenes[:-1], scenes[-1], trackers
             )
-            spy = await start_profiler(proc.pid, opts, which) if opts.profile else None
-            trackers = {
-                server.pins[s.channel.id][0]: s.channel.id
-                for s in scenes
-                if server.pins.get(s.channel.id)
-            }
-            run = await run_load(
-                server,
-                scenes,
-                mix,
-                bot=which,
-                rate=opts.rate,
-                duration=opts.duration,
-                warmup=opts.warmup,
-            )
-            run.tracker_ids = trackers
-            run.peak_rss_mb = peak_rss_mb(proc.pid)
         finally:
-            if spy is not None:
-                await spy.wait()
             await proc.stop()
-    summary = summarise_load(run, rest)
-    if spy is not None:
-        summary["profile"] = str(profile_path(opts, which))
-    return summary
 
 
-def _py_spy() -> str:
-    found = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
-    if found is None:
-        raise SystemExit("--profile needs py-spy: .venv/bin/pip install -e '.[bench]'")
-    return found
-
-
-def profile_path(opts: Options, which: str) -> Path:
-    return opts.workdir.parent / f"profile-{which}.txt"
-
-
-async def start_profiler(pid: int, opts: Options, which: str) -> asyncio.subprocess.Process:
-    """Sample the bot process with py-spy for the warm-up and measured load (collapsed stacks)."""
-    return await asyncio.create_subprocess_exec(
-        _py_spy(),
-        "record",
-        "--pid",
-        str(pid),
-        "--format",
-        "raw",
-        "--rate",
-        "250",
-        "--duration",
-        str(int(opts.warmup + opts.duration)),
-        "--output",
-        str(profile_path(opts, which)),
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
+async def load(
+    which: list[str], mix: Mix, schema: list[dict[str, Any]], opts: Options
+) -> dict[str, dict[str, Any]]:
+    """Offer the mix to each bot, alternating between them in rounds, so that a change in
+    the machine's background load falls on both alike; return each one's summary."""
+    async with contextlib.AsyncExitStack() as stack:
+        bots = [await stack.enter_async_context(under_load(w, mix, schema, opts)) for w in which]
+        rest = {}
+        for bot in bots:
+            rest[bot.which] = await rest_calls_per_command(
+                bot.server,
+                bot.quiet,
+                bot.mix,
+                bot=bot.which,
+                repeats=opts.rest_repeats,
+                quiet=1.2 if bot.which == "tablehand" else 0.2,
+            )
+        segment = opts.duration / opts.rounds
+        spies = {}
+        if opts.profile:
+            span = (opts.warmup + segment) * len(bots) + (opts.rewarm + segment) * len(bots) * (
+                opts.rounds - 1
+            )
+            spies = {b.which: await start_profiler(b.proc.pid, opts, b.which, span) for b in bots}
+        runs: dict[str, LoadRun] = {}
+        for round_ in range(opts.rounds):
+            for bot in bots:
+                run = await run_load(
+                    bot.server,
+                    bot.scenes,
+                    bot.mix,
+                    bot=bot.which,
+                    rate=opts.rate,
+                    duration=segment,
+                    warmup=opts.warmup if round_ == 0 else opts.rewarm,
+                    seed=2024 + round_,
+                )
+                if bot.which in runs:
+                    runs[bot.which].extend(run)
+                else:
+                    runs[bot.which] = run
+                    run.tracker_ids = bot.trackers
+        for bot in bots:
+            runs[bot.which].peak_rss_mb = peak_rss_mb(bot.proc.pid)
+        for spy in spies.values():
+            await spy.wait()
+    out = {w: summarise_load(runs[w], rest[w]) for w in which}
+    for w in spies:
+        out[w]["profile"] = str(profile_path(opts, w))
+    return out
 
 
 def summarise_load(run: LoadRun, rest: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -165,12 +178,11 @@ def summarise_load(run: LoadRun, rest: dict[str, dict[str, Any]]) -> dict[str, A
         by_kind[kind] = latency_summary(values) | {
             "sent": sum(1 for s in measured if s.kind == kind)
         }
-    start, end = run.window
-    in_window = [c for c in run.calls if start <= c.at < end]
+    in_window = run.measured_calls()
     routes: dict[str, int] = {}
     for call in in_window:
         routes[call.key] = routes.get(call.key, 0) + 1
-    edits = edit_times([c for c in run.calls if start <= c.at < end], run.tracker_ids)
+    edits = edit_times(in_window, run.tracker_ids)
     per_channel = [len(v) / run.duration for v in edits.values()]
     errors = sum(run.problems.values())
     return {
@@ -179,6 +191,7 @@ def summarise_load(run: LoadRun, rest: dict[str, dict[str, Any]]) -> dict[str, A
         "achieved_rate": len(measured) / run.duration,
         "channels": run.channels,
         "duration_s": run.duration,
+        "rounds": len(run.windows),
         "warmup_s": run.warmup,
         "interactions": len(measured),
         "answered": len(answered),
@@ -205,6 +218,39 @@ def _statuses(calls: list[Any]) -> dict[str, int]:
     for call in calls:
         out[str(call.status)] = out.get(str(call.status), 0) + 1
     return out
+
+
+def _py_spy() -> str:
+    found = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    if found is None:
+        raise SystemExit("--profile needs py-spy: .venv/bin/pip install -e '.[bench]'")
+    return found
+
+
+def profile_path(opts: Options, which: str) -> Path:
+    return opts.workdir.parent / f"profile-{which}.txt"
+
+
+async def start_profiler(
+    pid: int, opts: Options, which: str, seconds: float
+) -> asyncio.subprocess.Process:
+    """Sample the bot process with py-spy while the load runs (collapsed stacks)."""
+    return await asyncio.create_subprocess_exec(
+        _py_spy(),
+        "record",
+        "--pid",
+        str(pid),
+        "--format",
+        "raw",
+        "--rate",
+        "250",
+        "--duration",
+        str(max(1, round(seconds))),
+        "--output",
+        str(profile_path(opts, which)),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
 
 
 # Burst: 50 commands in one channel, Discord's rate limits on ----------------------------

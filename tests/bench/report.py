@@ -195,7 +195,9 @@ def _load_section(r: dict[str, Any]) -> list[str]:
         f"## Load: {r['bot']}",
         "",
         f"{r['offered_rate']:g}/s offered ({r['achieved_rate']:.1f}/s sent) across "
-        f"{r['channels']} channels for {r['duration_s']:g} s after {r['warmup_s']:g} s warm-up: "
+        f"{r['channels']} channels, {r['duration_s']:g} s measured in {r['rounds']} round(s) "
+        f"(warm-up {r['warmup_s']:g} s"
+        f"{', then 1 s before each later round; the bots take turns' if r['rounds'] > 1 else ''}): "
         f"{r['interactions']} interactions, {r['answered']} answered, {r['errors']} errors. "
         f"Dispatch → first REST response: p50 {_ms(lat['p50_ms'])}, p90 {_ms(lat['p90_ms'])}, "
         f"p99 {_ms(lat['p99_ms'])}, max {_ms(lat['max_ms'])}. Generator lag p99 "
