@@ -12,6 +12,7 @@ from bot.errors import TablehandError
 log = logging.getLogger("tablehand")
 
 APOLOGY = "Sorry, something went wrong on my side. The GM can try again; nothing was changed."
+MESSAGE_LIMIT = 2000  # Discord refuses longer content: the user would get no answer at all
 
 
 def describe(interaction: discord.Interaction) -> str:
@@ -44,6 +45,8 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if message is None:
         log.error("unexpected error in %s", describe(interaction), exc_info=error)
         message = APOLOGY
+    if len(message) > MESSAGE_LIMIT:  # an error quoting a very long input
+        message = message[: MESSAGE_LIMIT - 1] + "…"
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)

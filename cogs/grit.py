@@ -22,7 +22,7 @@ from bot.errors import BadInput, NotFound
 from bot.permissions import controls, require_act_for
 from bot.render.characters import grit_card
 from bot.render.grit import grit_change_text
-from bot.render.text import die_text
+from bot.render.text import die_text, roll_breakdown
 from bot.rules.dice import ExpressionRoll, check_expression, roll_expression
 from bot.rules.grit import GritChange, change_grit, core_die, die_of
 from bot.rules.models import Character, Combatant
@@ -78,7 +78,7 @@ def roll_amount(text: str, rng: random.Random) -> tuple[int, ExpressionRoll | No
 
 
 def _with_roll(line: str, roll: ExpressionRoll | None) -> str:
-    return line if roll is None else f"🎲 {roll.breakdown}\n{line}"
+    return line if roll is None else f"🎲 {roll_breakdown(roll)}\n{line}"
 
 
 # Autocomplete --------------------------------------------------------------------------

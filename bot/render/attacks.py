@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.render.text import die_text
+from bot.render.text import die_text, roll_breakdown
 from bot.rules.attack_flow import NoChoice
 from bot.rules.attacks import AttackResult, AttackRoll, AttackSpec, DefenseRoll
 from bot.rules.checks import CheckResult, level_name
@@ -431,7 +431,7 @@ class CounterButton(CogButton, template=r"th:counter:(?P<attack>[\w-]+)"):
 
 def roll_text(who: str, roll: ExpressionRoll, core: int | None) -> str:
     """Return a free-form roll: "alice rolls 1d20 (14) + 3 = `17`", and what `core` stood for."""
-    text = f"🎲 **{who}** rolls {roll.breakdown}"
+    text = f"🎲 **{who}** rolls {roll_breakdown(roll)}"
     if roll.resolved != roll.expression and core is not None:
         text += f" (core = {die_text(core)})"
     return text

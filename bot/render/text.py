@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.rules.dice import ExpressionRoll
 from bot.rules.grit import die_of, grit_level
 from bot.rules.models import Combatant, Encounter
 
@@ -17,6 +18,14 @@ PHASE_NAMES = {
     "summary": "Summary",
 }
 GRIT_BAR_WIDTH = 10
+ROLL_TEXT_LIMIT = 1500  # characters of dice listed in a reply (Discord takes 2000 in all)
+
+
+def roll_breakdown(roll: ExpressionRoll) -> str:
+    """Return a roll's breakdown, or only its total when its dice are too many to list."""
+    if len(roll.breakdown) <= ROLL_TEXT_LIMIT:
+        return roll.breakdown
+    return f"{roll.resolved} = `{roll.total}` ({len(roll.faces)} dice, too many to list)"
 
 
 def die_text(die: int | None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import random
 
 import pytest
 
@@ -64,3 +65,49 @@ async def test_the_token_appears_in_no_log_line_and_no_message(
     for channel in ("table-1", "table-2"):
         for message in table.channel(channel).all_messages:
             assert SANDBOX_TOKEN not in table.render(message)
+
+
+# Found by the fuzz (tests/e2e/test_fuzz.py): replies that outgrew Discord's 2,000 characters.
+
+
+async def test_an_error_quoting_a_very_long_input_still_reaches_the_user(
+    table: SandboxTable, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An error echoing a 1,990-character name was too long for Discord, so nobody was answered."""
+    caplog.set_level(logging.WARNING)
+    gm = table.user("gm")
+    await gm.run("/init start")
+    name = "Ж" * 1990  # a combatant option has no length limit of its own: Discord's is 6,000
+    reply = await gm.command("grit damage", options={"combatant": name, "amount": "1"})
+    assert reply.ephemeral and "\n" not in reply.content
+    assert reply.content.startswith("No combatant named 'ЖЖЖ")
+    assert len(reply.content) == 2000 and reply.content.endswith("…")
+    assert not [r for r in caplog.records if "could not deliver" in r.getMessage()]
+
+
+async def test_a_roll_of_a_thousand_dice_gives_its_total(table: SandboxTable) -> None:
+    """`/roll 1000d1000` listed every die, overflowed the message and got the apology instead."""
+    table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    total = sum(rng.randrange(1000) + 1 for _ in range(1000))
+    reply = await table.user("alice").run("/roll expression:1000d1000")
+    assert not reply.ephemeral
+    assert (
+        reply.content == f"🎲 **Alice** rolls 1000d1000 = `{total}` (1000 dice, too many to list)"
+    )
+
+
+async def test_damage_of_a_thousand_dice_is_applied_and_reported(table: SandboxTable) -> None:
+    """`/grit damage 500d2` changed Grit but its reply overflowed, so the user got the apology."""
+    gm = table.user("gm")
+    await gm.run("/init start")
+    await gm.run("/init add name:Titan grit:999 max_grit:999")
+    table.bot.rng = random.Random(11)  # type: ignore[attr-defined]
+    rng = random.Random(11)
+    total = sum(rng.randrange(2) + 1 for _ in range(500))
+    reply = await gm.run("/grit damage combatant:Titan amount:500d2")
+    assert not reply.ephemeral
+    assert reply.content.splitlines() == [
+        f"🎲 500d2 = `{total}` (500 dice, too many to list)",
+        f"Titan takes {total} damage (Grit 999 → {999 - total}).",
+    ]
