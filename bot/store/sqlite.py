@@ -104,27 +104,29 @@ class SQLiteStore(Store):
                 raise
             log.info("migrated the database to schema version %d: %s", version, description)
 
+    # Each aiosqlite call is a round trip to its thread: a queue, then a wake-up of this
+    # event loop. execute_fetchall and execute_insert make one where execute, fetch and
+    # close made three; under load those waits were most of a command's time in the store.
     async def _fetchone(self, sql: str, params: tuple = ()) -> aiosqlite.Row | None:
-        async with self._db, self.conn.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def _fetchall(self, sql: str, params: tuple = ()) -> list[aiosqlite.Row]:
-        async with self._db, self.conn.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        async with self._db:
+            return list(await self.conn.execute_fetchall(sql, params))
 
     async def _transaction(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
-        """Run statements in one transaction; return each one's lastrowid."""
+        """Run statements in one transaction; return the last inserted row id after each."""
         ids: list[int | None] = []
         async with self._db:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            await self.conn.execute_fetchall("BEGIN IMMEDIATE")
             try:
                 for sql, params in statements:
-                    cursor = await self.conn.execute(sql, params)
-                    ids.append(cursor.lastrowid)
-                    await cursor.close()
-                await self.conn.execute("COMMIT")
+                    row = await self.conn.execute_insert(sql, params)
+                    ids.append(None if row is None else row[0])
+                await self.conn.execute_fetchall("COMMIT")
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                await self.conn.execute_fetchall("ROLLBACK")
                 raise
         return ids
 
