@@ -224,18 +224,6 @@ class Attacks(commands.Cog):
                     spell=spell,
                 )
                 prompt = self._prompt(encounter, pending, notes, table.caller.user_id)
-                # Sent under the lock, so the attack is stored with its prompt in one commit,
-                # and a click that comes at once waits for it.
-                sent = await interaction.response.send_message(
-                    prompt_content(prompt),
-                    embed=prompt_embed(prompt),
-                    view=prompt_view(prompt),
-                    allowed_mentions=mention_allowed(prompt.ping),
-                )
-                # The callback's answer names the message: no second call to ask for it.
-                pending.prompt_message_id = sent.message_id or (
-                    (await interaction.original_response()).id
-                )
             else:
                 resolution = self._resolve(
                     table,
@@ -251,9 +239,35 @@ class Attacks(commands.Cog):
                 resolution.notes[:0] = notes
         self.bot.trackers.touch(table.channel_id)
         if pending is not None:
+            # The attack is stored before its prompt is shown: a prompt the defender sees
+            # is never lost to a crash, and its buttons find the attack at once.
             self._arm(table.channel_id, pending)
+            sent = await interaction.response.send_message(
+                prompt_content(prompt),
+                embed=prompt_embed(prompt),
+                view=prompt_view(prompt),
+                allowed_mentions=mention_allowed(prompt.ping),
+            )
+            # The callback's answer names the message: no second call to ask for it.
+            message_id = sent.message_id or (await interaction.original_response()).id
+            await self._remember_prompt(table.channel_id, pending.id, message_id)
             return
         await interaction.response.send_message(**_resolution_message(resolution))
+
+    async def _remember_prompt(self, channel_id: int, attack_id: str, message_id: int) -> None:
+        """Store the prompt's message on its attack, so an answer closes the prompt."""
+        async with at_channel(self.bot, channel_id) as table:
+            encounter = None if table.state.damaged else table.state.encounter
+            pending = next(
+                (p for p in (encounter.pending_attacks if encounter else []) if p.id == attack_id),
+                None,
+            )
+            if pending is not None:
+                pending.prompt_message_id = message_id
+        if pending is None:  # answered already, before the prompt was known: close it now
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            with contextlib.suppress(discord.HTTPException):
+                await message.edit(view=None)
 
     # Defending -----------------------------------------------------------------------
 
@@ -300,6 +314,8 @@ class Attacks(commands.Cog):
         async with at_table(interaction) as table:
             encounter = table.encounter
             pending = find_pending(encounter, attack_id)
+            if pending.prompt_message_id is None and interaction.message is not None:
+                pending.prompt_message_id = interaction.message.id  # shown, then the bot died
             defender = next((c for c in encounter.combatants if c.id == pending.defender_id), None)
             if defender is not None:
                 _require_defender(table, defender)
