@@ -15,6 +15,7 @@ import gc
 import json
 import random
 import re
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,9 +40,11 @@ async def start_bot(
     *,
     db_path: Path | None = None,
     schema: list[dict[str, Any]] | None = None,
+    part: str = "load",
 ) -> BotProcess:
     """Start Tablehand (`python -m bot run`) or the bare bot as its own process."""
-    log_path = workdir / f"{which}-{server.port}.log"
+    log_path = workdir / f"{part}-{which}.log"
+    log_path.unlink(missing_ok=True)
     if which == "tablehand":
         return await BotProcess.start(
             server, db_path=db_path or workdir / "tablehand.db", log_path=log_path
@@ -185,40 +188,50 @@ async def _run_load(
     bare = bot == "bare"
     pick = mix.picker(random.Random(seed))
     where = random.Random(seed + 1)
-    interval = mix.interactions_per_action / rate
     run = LoadRun(bot, rate, len(scenes), duration, warmup)
     start = loop.time() + 0.05
     measure_from = start + warmup
     end = measure_from + duration
     run.windows = [(measure_from, end)]
-    attacks: list[asyncio.Future[Any]] = []
     first_call = len(server.calls)
-
-    def clicked(attack: Sample) -> None:
-        click = defense_click(server, attack.record, bare=bare)
-        if click is not None:
-            run.samples.append(Sample("defense click", click, attack.measured))
+    # Attacks whose answer has come: each one's defender clicks in the next free slot, so
+    # every slot sends exactly one interaction and the offered rate is exact.
+    prompted: deque[Sample] = deque()
+    attacks: list[asyncio.Future[Any]] = []
 
     n = 0
-    while (scheduled := start + n * interval) < end:
+    while (scheduled := start + n / rate) < end:
         delay = scheduled - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)
         n += 1
-        scene = where.choice(scenes)
-        request = pick(scene)
-        record = dispatch(server, request, scene.channel)
-        sample = Sample(request.kind, record, scheduled >= measure_from)
+        measured = scheduled >= measure_from
+        record = None
+        while prompted and record is None:
+            record = defense_click(server, prompted.popleft().record, bare=bare)
+        if record is not None:
+            sample = Sample("defense click", record, measured)
+        else:
+            scene = where.choice(scenes)
+            request = pick(scene)
+            record = dispatch(server, request, scene.channel)
+            sample = Sample(request.kind, record, measured)
+            if request.kind == "attack" and record.responded is not None:
+                attacks.append(record.responded)
+                record.responded.add_done_callback(lambda _, s=sample: prompted.append(s))
         run.samples.append(sample)
         run.lag_ms.append((record.created - scheduled) * 1000)
-        if request.kind == "attack" and record.responded is not None:
-            attacks.append(record.responded)
-            record.responded.add_done_callback(lambda _, s=sample: clicked(s))
 
-    # Every answer (and each attack's click) gets `answer_within` s after the last dispatch.
-    if attacks:
-        await asyncio.wait(attacks, timeout=answer_within)
-        await asyncio.sleep(0)  # let the click callbacks run
+    # The clicks still owed are sent when their attack is answered, then every answer
+    # gets `answer_within` seconds after the last dispatch.
+    if waiting := [f for f in attacks if not f.done()]:
+        await asyncio.wait(waiting, timeout=answer_within)
+        await asyncio.sleep(0)  # their done-callbacks queue the clicks
+    while prompted:
+        attack = prompted.popleft()
+        click = defense_click(server, attack.record, bare=bare)
+        if click is not None:
+            run.samples.append(Sample("defense click", click, attack.measured))
     futures = [s.record.responded for s in run.samples if s.record.responded is not None]
     unanswered = [f for f in futures if not f.done()]
     if unanswered:

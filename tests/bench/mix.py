@@ -157,14 +157,11 @@ class Mix:
             raise RuntimeError(f"the bot did not sync the commands of: {', '.join(missing)}")
         return Mix([(kind, specs[kind.command]) for kind, _ in self.present], self.missing)
 
-    @property
-    def interactions_per_action(self) -> float:
-        """Return the mean number of interactions one scheduled action sends."""
-        weights = [kind.share / kind.interactions for kind, _ in self.present]
-        return sum(k.share for k, _ in self.present) / sum(weights)
-
     def picker(self, rng: random.Random) -> Callable[[Scene], Request]:
-        """Return a function choosing the next action's request for a table."""
+        """Return a function choosing the next action's request for a table.
+
+        An attack is chosen half as often as its share: its defense click is the other half.
+        """
         kinds_ = [(kind, spec) for kind, spec in self.present]
         weights = [kind.share / kind.interactions for kind, _ in kinds_]
 

@@ -102,7 +102,7 @@ async def under_load(
     async with LoopbackDiscord(tables=opts.channels + 1) as server:
         scenes = _scenes(server, opts.channels + 1, opts.combatants)
         db = opts.workdir / f"load-{which}.db"
-        db.unlink(missing_ok=True)
+        remove_db(db)
         if which == "tablehand":
             await seed_tables(server, db, [s.channel for s in scenes], opts.combatants)
         trackers = {
@@ -115,6 +115,7 @@ async def under_load(
             )
         finally:
             await proc.stop()
+            remove_db(db)
 
 
 async def load(
@@ -265,10 +266,10 @@ async def burst(mix: Mix, opts: Options) -> dict[str, Any]:
     async with LoopbackDiscord(tables=1, rate_limits=True) as server:
         (scene,) = _scenes(server, 1, opts.combatants)
         db = opts.workdir / "burst.db"
-        db.unlink(missing_ok=True)
+        remove_db(db)
         await seed_tables(server, db, [scene.channel], opts.combatants)
         tracker_id = server.pins[scene.channel.id][0]
-        proc = await start_bot(server, "tablehand", opts.workdir, db_path=db)
+        proc = await start_bot(server, "tablehand", opts.workdir, db_path=db, part="burst")
         mix = mix.synced(server)
         commands = [(k, s) for k, s in mix.present if not k.name.startswith("autocomplete")]
         weights = [k.share / k.interactions for k, _ in commands]
@@ -321,6 +322,7 @@ async def burst(mix: Mix, opts: Options) -> dict[str, Any]:
             rss = peak_rss_mb(proc.pid)
         finally:
             await proc.stop()
+            remove_db(db)
     span = (times[-1] - times[0]) if len(times) > 1 else 0.0
     return {
         "commands": opts.burst,
@@ -345,6 +347,12 @@ async def burst(mix: Mix, opts: Options) -> dict[str, Any]:
     }
 
 
+def remove_db(db: Path) -> None:
+    """Delete a benchmark database and its WAL files (the start-up one is 80 MB)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+
+
 def _stored_encounter(db: Path, channel_id: int) -> str:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
@@ -366,9 +374,9 @@ async def memory(mix: Mix, opts: Options) -> dict[str, Any]:
     async with LoopbackDiscord(tables=opts.rss_encounters) as server:
         scenes = _scenes(server, opts.rss_encounters, opts.combatants)
         db = opts.workdir / "memory.db"
-        db.unlink(missing_ok=True)
+        remove_db(db)
         await seed_tables(server, db, [s.channel for s in scenes], opts.combatants)
-        proc = await start_bot(server, "tablehand", opts.workdir, db_path=db)
+        proc = await start_bot(server, "tablehand", opts.workdir, db_path=db, part="memory")
         kind, spec = next((k, s) for k, s in mix.synced(server).present if k.name == "init next")
         try:
             at_start = peak_rss_mb(proc.pid)
@@ -396,6 +404,7 @@ async def memory(mix: Mix, opts: Options) -> dict[str, Any]:
             peak = peak_rss_mb(proc.pid)
         finally:
             await proc.stop()
+            remove_db(db)
     return {
         "encounters": opts.rss_encounters,
         "combatants": opts.combatants,
@@ -417,7 +426,7 @@ async def startup(mix: Mix, opts: Options) -> dict[str, Any]:
         async with LoopbackDiscord(tables=3) as server:
             channel = server.guild.text_channels()[0]
             db = opts.workdir / f"startup-{label}.db"
-            db.unlink(missing_ok=True)
+            remove_db(db)
             await seed_stored(
                 db,
                 server.guild.id,
@@ -428,7 +437,9 @@ async def startup(mix: Mix, opts: Options) -> dict[str, Any]:
             )
             loop = asyncio.get_running_loop()
             started = loop.time()
-            proc = await start_bot(server, "tablehand", opts.workdir, db_path=db)
+            proc = await start_bot(
+                server, "tablehand", opts.workdir, db_path=db, part=f"startup-{label}"
+            )
             connected = loop.time() - started
             try:
                 record = _probe(server, channel)
@@ -438,9 +449,11 @@ async def startup(mix: Mix, opts: Options) -> dict[str, Any]:
                 ready = await _logged_ready(proc)
             finally:
                 await proc.stop()
+            size_mb = db.stat().st_size / 2**20
+            remove_db(db)
         out[label] = {
             "stored_encounters": count,
-            "db_mb": db.stat().st_size / 2**20,
+            "db_mb": size_mb,
             "spawn_to_gateway_s": connected,
             "spawn_to_first_answer_s": answered,
             "probe_ok": problem(server, record, None) is None,
