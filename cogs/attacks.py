@@ -239,35 +239,38 @@ class Attacks(commands.Cog):
                 resolution.notes[:0] = notes
         self.bot.trackers.touch(table.channel_id)
         if pending is not None:
-            # The attack is stored before its prompt is shown: a prompt the defender sees
-            # is never lost to a crash, and its buttons find the attack at once.
             self._arm(table.channel_id, pending)
-            sent = await interaction.response.send_message(
-                prompt_content(prompt),
-                embed=prompt_embed(prompt),
-                view=prompt_view(prompt),
-                allowed_mentions=mention_allowed(prompt.ping),
-            )
-            # The callback's answer names the message: no second call to ask for it.
-            message_id = sent.message_id or (await interaction.original_response()).id
-            await self._remember_prompt(table.channel_id, pending.id, message_id)
+            await self._show_prompt(interaction, table.channel_id, pending.id, prompt)
             return
         await interaction.response.send_message(**_resolution_message(resolution))
 
-    async def _remember_prompt(self, channel_id: int, attack_id: str, message_id: int) -> None:
-        """Store the prompt's message on its attack, so an answer closes the prompt."""
+    async def _show_prompt(
+        self, interaction: discord.Interaction, channel_id: int, attack_id: str, prompt: Prompt
+    ) -> None:
+        """Show a stored attack's prompt and record its message, under the channel's lock.
+
+        The attack is committed before its prompt is shown, so a prompt the defender sees is
+        never lost to a crash; the lock is held while it is shown, so an answer that comes
+        at once waits until the prompt's message is recorded, and closes it.
+        """
         async with at_channel(self.bot, channel_id) as table:
             encounter = None if table.state.damaged else table.state.encounter
             pending = next(
                 (p for p in (encounter.pending_attacks if encounter else []) if p.id == attack_id),
                 None,
             )
+            buttons = {"view": prompt_view(prompt)} if pending is not None else {}
+            sent = await interaction.response.send_message(
+                prompt_content(prompt),
+                embed=prompt_embed(prompt),
+                allowed_mentions=mention_allowed(prompt.ping),
+                **buttons,
+            )
             if pending is not None:
-                pending.prompt_message_id = message_id
-        if pending is None:  # answered already, before the prompt was known: close it now
-            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
-            with contextlib.suppress(discord.HTTPException):
-                await message.edit(view=None)
+                # The callback's answer names the message: no second call to ask for it.
+                pending.prompt_message_id = sent.message_id or (
+                    (await interaction.original_response()).id
+                )
 
     # Defending -----------------------------------------------------------------------
 

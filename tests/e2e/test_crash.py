@@ -305,6 +305,10 @@ async def resolve_pending(table: SandboxTable, db: Path, run: Run) -> None:
     ]
     for channel, pending in waiting[::2]:
         prompt = _prompt_of(table, channel, pending.id)
+        # Stored, but the bot died before showing it (its command was in flight): the timer.
+        # Or closed already: an overdue attack resolves at start-up.
+        if prompt is None or not prompt.buttons:
+            continue
         encounter = read_encounters(db, channels)[channel]
         assert encounter is not None
         defender = next(c for c in encounter.combatants if c.id == pending.defender_id)
@@ -321,12 +325,12 @@ async def resolve_pending(table: SandboxTable, db: Path, run: Run) -> None:
     run.resolved_by_timer = len(waiting) - run.resolved_by_button
 
 
-def _prompt_of(table: SandboxTable, channel: str, attack_id: str) -> StoredMessage:
-    """Return the prompt message whose buttons answer this attack."""
+def _prompt_of(table: SandboxTable, channel: str, attack_id: str) -> StoredMessage | None:
+    """Return the prompt message whose buttons answer this attack, if it was shown."""
     for message in table.channel(channel).messages:
         if any(attack_id in str(b.get("custom_id")) for b in message.buttons):
             return message
-    raise AssertionError(f"no prompt in #{channel} for attack {attack_id}")
+    return None
 
 
 async def check(server: LoopbackDiscord, table: SandboxTable, db: Path, run: Run) -> None:
