@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import logging
 import random
+from pathlib import Path
 
 import pytest
 
 from bot.replies import APOLOGY
 from bot.sandbox.client import SandboxTable
-from bot.sandbox.harness import SANDBOX_TOKEN
+from bot.sandbox.harness import SANDBOX_TOKEN, BotProcess, running_bot
+from bot.sandbox.server import LoopbackDiscord, SandboxError
+from tests.e2e.conftest import tablehand_bot
+from tests.e2e.invariants import unhandled
 
 pytestmark = pytest.mark.e2e
 
@@ -111,3 +115,90 @@ async def test_damage_of_a_thousand_dice_is_applied_and_reported(table: SandboxT
         f"🎲 500d2 = `{total}` (500 dice, too many to list)",
         f"Titan takes {total} damage (Grit 999 → {999 - total}).",
     ]
+
+
+# The token, in the bot's own process log, at DEBUG, through errors, faults and reconnects.
+
+SECRET = "tablehand-test-token-7Qx9.Zr4-uniquely-findable"
+
+
+async def test_the_token_is_in_no_line_the_bot_process_logs_even_at_debug(
+    tmp_path: Path,
+) -> None:
+    """The token appeared in the bot process's log (DEBUG, errors, faults, RESUME, IDENTIFY)."""
+    async with LoopbackDiscord(token=SECRET) as server:
+        table = SandboxTable(server, timeout=10)
+        gm, alice = table.user("gm"), table.user("alice")
+        env = {"DISCORD_TOKEN": SECRET, "TABLEHAND_LOG_LEVEL": "DEBUG"}
+        db, log = tmp_path / "bot.db", tmp_path / "bot.log"
+        proc = await BotProcess.start(server, db_path=db, env=env, log_path=log)
+        try:
+            await gm.run("/init start")
+            server.inject_fault("/channels/*/messages/*", status=503, method="PATCH")
+            await gm.run("/init add name:Goblin")
+            await alice.run("/grit damage combatant:Goblin amount:1")  # refused: not hers
+            await alice.run("/roll expression:1d")  # a dice error
+            resumes = server.stats.resumes
+            await server.drop_gateway(abrupt=True)  # the RESUME carries the token
+            await server.wait_resumed(after=resumes)
+            await gm.run("/init next")
+        finally:
+            await proc.stop()
+        proc = await BotProcess.start(server, db_path=db, env=env, log_path=log)  # IDENTIFY
+        try:
+            await gm.run("/init next")
+        finally:
+            await proc.stop()
+        # A token Discord refuses stops start-up with one line that does not repeat it.
+        wrong = SECRET.replace("7Qx9", "0000")
+        with pytest.raises(SandboxError):
+            await BotProcess.start(
+                server, db_path=db, env=env | {"DISCORD_TOKEN": wrong}, log_path=log, timeout=10
+            )
+    text = log.read_text(errors="replace")
+    assert "DEBUG" in text and "RESUME" in text.upper()  # the log did cover all of that
+    assert "Discord refused DISCORD_TOKEN" in text
+    assert SECRET not in text and wrong not in text
+    for channel in ("table-1", "table-2"):
+        for message in table.channel(channel).all_messages:
+            assert SECRET not in table.render(message)
+
+
+async def test_a_damaged_row_survives_a_restart_and_harms_no_other_channel(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After a restart, a damaged encounter row broke another channel's fight, its pending
+    defense or its tracker, or start-up logged an error."""
+    caplog.set_level(logging.WARNING)
+    async with LoopbackDiscord() as server:
+        table = SandboxTable(server)
+        gm, alice = table.user("gm"), table.user("alice")
+        async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
+            table.bot = bot  # type: ignore[attr-defined]
+            for channel in ("table-1", "table-2"):
+                await gm.run("/init start", channel=channel)
+                await gm.run("/init add name:Goblin", channel=channel)
+                await alice.run("/init join character:Mira", channel=channel)
+            table.bot.rng = random.Random(23)  # type: ignore[attr-defined]
+            prompt = await gm.run("/attack target:Mira attacker:Goblin", channel="table-2")
+            assert prompt.buttons, prompt.text
+            await bot.store._transaction(
+                [
+                    (
+                        "UPDATE encounters SET data = '{\"round\": [' WHERE channel_id = ?",
+                        (table.channel("table-1").id,),
+                    )
+                ]
+            )
+        async with running_bot(server, tablehand_bot(server, tmp_path, seed=5)) as bot:
+            table.bot = bot  # type: ignore[attr-defined]
+            bot.trackers.interval = 0
+            damaged = await gm.run("/init next", channel="table-1")
+            assert damaged.ephemeral and "damaged" in damaged.content
+            resolved = await prompt.click("Dodge", as_user="alice")
+            assert not resolved.ephemeral and resolved.embed is not None
+            assert not (await gm.run("/init next", channel="table-2")).ephemeral
+            await bot.trackers.settled()
+            assert (await bot.trackers.reconcile(0)) == 2  # both rows are looked at, quietly
+            await bot.trackers.settled()
+    assert unhandled(caplog.records) == []
