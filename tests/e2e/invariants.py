@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from bot.render.tracker import render_tracker
 from bot.rules.models import Encounter
 from bot.sandbox.client import InteractionResult, SandboxTable
-from bot.sandbox.records import StoredMessage
+from bot.sandbox.records import RestCall, StoredMessage
 from bot.store import Store
 
 # What a user must never see: Python's and discord.py's internals.
@@ -108,6 +108,43 @@ def mention_problems(
             problems.append(f"{where}: pinged roles {message.mention_roles}")
         if not set(message.mentions) <= may_ping:
             problems.append(f"{where}: pinged {sorted(set(message.mentions) - may_ping)}")
+    return problems
+
+
+MESSAGE_ROUTES = (
+    "/channels/{channel_id}/messages",
+    "/channels/{channel_id}/messages/{message_id}",
+    "/interactions/{interaction_id}/{interaction_token}/callback",
+    "/webhooks/{webhook_id}/{webhook_token}",
+    "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+)
+
+
+def payload_problems(calls: Iterable[RestCall], may_ping: set[int]) -> list[str]:
+    """Return every message payload the bot sent with text but without safe allowed mentions.
+
+    This reads the requests themselves (sends, edits, interaction callbacks, followups),
+    so an edit that changed what a message may ping is caught even if it was replaced later.
+    """
+    problems = []
+    for call in calls:
+        if call.method not in ("POST", "PATCH") or call.route not in MESSAGE_ROUTES:
+            continue
+        body = call.body if isinstance(call.body, dict) else {}
+        if call.route.startswith("/interactions/"):
+            body = body.get("data") or {} if body.get("type") in (4, 7) else {}
+        if not body.get("content"):
+            continue  # nothing that could ping
+        allowed = body.get("allowed_mentions")
+        where = f"{call.method} {call.path} {body['content'][:60]!r}"
+        if allowed is None:
+            problems.append(f"{where}: text sent without allowed_mentions")
+            continue
+        if allowed.get("parse") or allowed.get("roles"):
+            problems.append(f"{where}: allowed_mentions {allowed}")
+        users = {int(u) for u in allowed.get("users") or []}
+        if not users <= may_ping:
+            problems.append(f"{where}: allows pinging {sorted(users - may_ping)}")
     return problems
 
 

@@ -57,6 +57,7 @@ from tests.e2e.invariants import (
     INTERNALS,
     mention_problems,
     message_text,
+    payload_problems,
     pinned_tracker,
     stored,
     tracker_shows,
@@ -367,6 +368,7 @@ async def whole_run_problems(world: World, may_ping: set[int]) -> list[str]:
     table = world.table
     await world.bot.trackers.settled()
     problems = mention_problems(table.server.messages.values(), may_ping, table.server.bot_user.id)
+    problems += payload_problems(table.server.calls, may_ping)
     for channel in CHANNELS:
         encounter = await stored(world.bot.store, table.channel(channel).id)  # loads, or raises
         if encounter is not None and not tracker_shows(pinned_tracker(table, channel), encounter):
