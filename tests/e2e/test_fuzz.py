@@ -116,13 +116,14 @@ class Tally:
     refused_by_client: int = 0
     answered: int = 0
     autocompleted: int = 0
+    clicked: int = 0
     commands: Counter[str] = field(default_factory=Counter)
 
     def line(self) -> str:
         return (
             f"fuzz: {self.examples} cases — {self.refused_by_client} refused by Discord's "
-            f"client, {self.answered} commands and {self.autocompleted} autocompletes "
-            f"answered by the bot, over {len(self.commands)} commands"
+            f"client, {self.answered} commands, {self.autocompleted} autocompletes and "
+            f"{self.clicked} clicks answered by the bot, over {len(self.commands)} commands"
         )
 
 
@@ -260,7 +261,7 @@ def option_value(world: World, option: dict[str, Any]) -> st.SearchStrategy[Any]
 
 @st.composite
 def invocations(draw: st.DrawFn, world: World, specs: list[CommandSpec]) -> dict[str, Any]:
-    """Draw one user action: a command with options, or typing into an autocomplete."""
+    """Draw one user action: a command with options, typing into an autocomplete, or a click."""
     spec = draw(st.sampled_from(specs))
     values: dict[str, Any] = {}
     for option in spec.options:
@@ -275,6 +276,8 @@ def invocations(draw: st.DrawFn, world: World, specs: list[CommandSpec]) -> dict
         "focused": focused,
         "user": draw(st.sampled_from(CALLERS)),
         "channel": draw(st.sampled_from(["table-1", "table-1", "table-1", *CHANNELS])),
+        # Now and then a button instead: which one of those the user can see, by number.
+        "click": draw(st.integers(0, 10**6)) if draw(st.integers(0, 7)) == 7 else None,
     }
 
 
@@ -320,6 +323,8 @@ async def attempt(world: World, action: dict[str, Any], tally: Tally) -> list[st
     await ensure_fight(world)
     spec: CommandSpec = action["spec"]
     user = table.user(action["user"])
+    if action["click"] is not None:
+        return await click(world, action, tally)
     sent = refused_by_client(spec, action["values"])
     label = f"/{spec.name} {action['values']!r} by {action['user']} in #{action['channel']}"
     if sent is None:
@@ -360,6 +365,32 @@ async def attempt(world: World, action: dict[str, Any], tally: Tally) -> list[st
             "\n" in reply.content and not spec.name.startswith(("settings", "effect list"))
         ):
             problems.append(f"{label}: an unclear private reply {reply.content[:200]!r}")
+    return problems
+
+
+async def click(world: World, action: dict[str, Any], tally: Tally) -> list[str]:
+    """Press a button the user can see in the channel (tracker, prompt, confirm, pager…)."""
+    table = world.table
+    user = table.user(action["user"])
+    pressable = [
+        (message, n)
+        for message in table.channel(action["channel"]).visible_to(user)
+        for n, button in enumerate(message.buttons, start=1)
+        if not button.get("disabled") and button.get("style") != 5
+    ]
+    if not pressable:
+        return []
+    message, n = pressable[action["click"] % len(pressable)]
+    label = f"button {message.buttons[n - 1].get('label')!r} by {action['user']}"
+    reply = await user.click(message, n)
+    tally.clicked += 1
+    problems = [
+        f"{label}: answered with the apology" for m in reply.messages if m.content == APOLOGY
+    ]
+    for shown in reply.messages:
+        found = INTERNALS.search(message_text(shown))
+        if found:
+            problems.append(f"{label}: internals {found.group(0)!r}")
     return problems
 
 

@@ -10,7 +10,9 @@ change the stored state.
 The three roles play in three channels with the same fight, so one bot serves a row:
 `gm` ran /init start everywhere, `alice` controls Mira, `bob` controls Brom. For
 /settings the roles are a member with Manage Server (`admin`), the encounter's GM and a
-player; for /character, the sheet's owner (alice), the GM and another player.
+player; for /character, the sheet's owner (alice), the GM and another player. Every
+GM-only row is also played by the other two kinds of GM: a member with Manage Channels
+(`admin`) and a member of the server's GM role (`carol`).
 
 Decisions where COMMANDS.md leaves room (each is the bot's behaviour, asserted here):
 - /init remove, /init move: the GM only, even for the caller's own combatant.
@@ -161,13 +163,8 @@ async def snapshot(table: SandboxTable) -> tuple:
     )
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.id)
-async def test_each_role_is_allowed_or_refused_as_commands_md_says(fast, row: Row) -> None:
-    """A role ran a command it may not, or was refused one it may; or a refusal changed state."""
-    table = fast
-    roles = row.roles or PLAYERS
-    assert set(row.allowed) <= set(roles)
-    cells = list(zip(roles.items(), CHANNELS, strict=True))  # each role in its own channel
+async def prepare(table: SandboxTable, row: Row) -> None:
+    """Set up the same fight, and the row's preparation, in every channel."""
     for n, channel in enumerate(CHANNELS, start=1):
         for who, line in (*FIGHT, *row.prep):
             if who == "seed":
@@ -176,26 +173,52 @@ async def test_each_role_is_allowed_or_refused_as_commands_md_says(fast, row: Ro
             ready = await table.user(who).run(line.format(n=n), channel=channel)
             private = "hidden:true" in line or line.startswith("/character")  # answered privately
             assert not ready.ephemeral or private, (channel, line, ready.text)
-    # Refusals first: they must leave every channel, sheet and setting as it was.
-    cells.sort(key=lambda cell: cell[0][0] in row.allowed)
-    for (role, user), channel in cells:
-        n = CHANNELS.index(channel) + 1
-        before = await snapshot(table)
-        reply = await table.user(user).run(row.command.format(n=n), channel=channel)
-        cell = f"{row.command} by the {role} ({user})"
-        if role not in row.allowed:
-            assert_error_reply(reply)
-            assert row.refusal in reply.content, (cell, reply.content)
-            assert await snapshot(table) == before, f"{cell}: the refusal changed state"
-            continue
+
+
+async def play(table: SandboxTable, row: Row, role: str, user: str, channel: str) -> None:
+    """Run the row's command as one role; check it was allowed or refused as it should be."""
+    n = CHANNELS.index(channel) + 1
+    before = await snapshot(table)
+    reply = await table.user(user).run(row.command.format(n=n), channel=channel)
+    cell = f"{row.command} by the {role} ({user})"
+    if role not in row.allowed:
+        assert_error_reply(reply)
+        assert row.refusal in reply.content, (cell, reply.content)
+        assert await snapshot(table) == before, f"{cell}: the refusal changed state"
+        return
+    assert_no_internals(reply.text, cell)
+    if row.confirm:
+        assert reply.ephemeral and [b["label"] for b in reply.buttons] == ["Confirm", "Cancel"]
+        reply = await reply.click("Confirm")
         assert_no_internals(reply.text, cell)
-        if row.confirm:
-            assert reply.ephemeral and [b["label"] for b in reply.buttons] == ["Confirm", "Cancel"]
-            reply = await reply.click("Confirm")
-            assert_no_internals(reply.text, cell)
-        elif not row.id.startswith("/character"):  # a sheet's edit is answered privately
-            assert not reply.ephemeral, (cell, reply.text)
-        assert await snapshot(table) != before, f"{cell} was allowed but changed nothing"
+    elif not row.id.startswith("/character"):  # a sheet's edit is answered privately
+        assert not reply.ephemeral, (cell, reply.text)
+    assert await snapshot(table) != before, f"{cell} was allowed but changed nothing"
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.id)
+async def test_each_role_is_allowed_or_refused_as_commands_md_says(fast, row: Row) -> None:
+    """A role ran a command it may not, or was refused one it may; or a refusal changed state."""
+    table = fast
+    roles = row.roles or PLAYERS
+    assert set(row.allowed) <= set(roles)
+    await prepare(table, row)
+    cells = list(zip(roles.items(), CHANNELS, strict=True))  # each role in its own channel
+    cells.sort(key=lambda cell: cell[0][0] in row.allowed)  # refusals first: they change nothing
+    for (role, user), channel in cells:
+        await play(table, row, role, user, channel)
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.allowed == GM_ONLY], ids=lambda r: r.id)
+async def test_manage_channels_and_the_gm_role_give_gm_rights_too(fast, row: Row) -> None:
+    """A member with Manage Channels, or of the server's GM role, was refused the GM's part."""
+    table = fast
+    table.server.add_member("carol", roles=["GM"])
+    set_role = await table.user("admin").run("/settings gm_role role:GM")
+    assert not set_role.ephemeral, set_role.text
+    await prepare(table, row)
+    for user, channel in (("admin", "table-1"), ("carol", "table-2")):
+        await play(table, row, "gm", user, channel)
 
 
 def test_the_matrix_covers_every_mutating_command() -> None:
