@@ -249,7 +249,10 @@ class Callback:
 
     type: int
     data: dict[str, Any]
-    at: float
+    at: float  # loop time the callback was recorded
+    # Loop time its request arrived, before the server read and checked it: the end of
+    # "dispatch → first REST response" in the benchmarks, whatever the reply's size.
+    received: float | None = None
 
 
 @dataclass

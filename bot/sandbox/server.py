@@ -199,6 +199,7 @@ class _Request:
     body: Any
     files: list[dict[str, Any]]
     headers: Any
+    received: float = 0.0  # loop time the request reached the handler, before its body was read
 
 
 Handler = Callable[[_Request], Awaitable[web.Response]]
@@ -646,6 +647,7 @@ class LoopbackDiscord:
         return (text or None), []
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
+        received = asyncio.get_running_loop().time()
         self._activity.set()
         found = re.match(r"^/api/v\d+(/.*)$", request.path)
         method = request.method
@@ -698,7 +700,9 @@ class LoopbackDiscord:
                     return self._too_many(wait, bucket)
                 limit_headers = bucket.headers(now)
 
-        req = _Request(method, path, variables, dict(request.query), body, files, request.headers)
+        req = _Request(
+            method, path, variables, dict(request.query), body, files, request.headers, received
+        )
         try:
             response = await handler(req)
         except _Reply as reply:
@@ -1640,7 +1644,7 @@ class LoopbackDiscord:
         elif kind == 9:
             record.modal = data
 
-        cb = Callback(kind, data, loop.time())
+        cb = Callback(kind, data, loop.time(), received=req.received)
         record.callbacks.append(cb)
         if record.responded is not None and not record.responded.done():
             record.responded.set_result(cb)
