@@ -4,7 +4,9 @@ The loopback Discord and this generator share one process and event loop; the bo
 runs in another (`BotProcess`). Actions are scheduled at fixed intervals whatever the
 bot answers (open loop). An interaction's latency is taken at the server, on its
 monotonic loop clock: from INTERACTION_CREATE being dispatched to the bot's first
-REST request for it, the interaction callback, arriving.
+REST request for it, the interaction callback, arriving (stamped as the request reaches
+the server's handler, before its body is read and checked: a bigger reply is not slower
+to the server's own bookkeeping).
 """
 
 from __future__ import annotations
@@ -88,8 +90,12 @@ class Sample:
 
     @property
     def latency_ms(self) -> float | None:
+        """Dispatch → the callback request's arrival (before the server reads or checks it)."""
         callback = self.record.callback
-        return None if callback is None else (callback.at - self.record.created) * 1000
+        if callback is None:
+            return None
+        arrived = callback.at if callback.received is None else callback.received
+        return (arrived - self.record.created) * 1000
 
 
 @dataclass
