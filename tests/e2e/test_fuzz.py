@@ -117,13 +117,15 @@ class Tally:
     answered: int = 0
     autocompleted: int = 0
     clicked: int = 0
+    nothing_to_press: int = 0
     commands: Counter[str] = field(default_factory=Counter)
 
     def line(self) -> str:
         return (
             f"fuzz: {self.examples} cases — {self.refused_by_client} refused by Discord's "
             f"client, {self.answered} commands, {self.autocompleted} autocompletes and "
-            f"{self.clicked} clicks answered by the bot, over {len(self.commands)} commands"
+            f"{self.clicked} clicks answered by the bot ({len(self.commands)} commands; "
+            f"{self.nothing_to_press} clicks found no button)"
         )
 
 
@@ -379,6 +381,7 @@ async def click(world: World, action: dict[str, Any], tally: Tally) -> list[str]
         if not button.get("disabled") and button.get("style") != 5
     ]
     if not pressable:
+        tally.nothing_to_press += 1
         return []
     message, n = pressable[action["click"] % len(pressable)]
     label = f"button {message.buttons[n - 1].get('label')!r} by {action['user']}"
