@@ -109,9 +109,22 @@ class Initiative(
                 round=0 if ambush else 1,
                 phase="start" if flow == "full" else "declaration",
             )
-            encounter.tracker_message_id = await self.bot.trackers.post(table.channel_id, encounter)
+            try:
+                encounter.tracker_message_id = await self.bot.trackers.post(
+                    table.channel_id, encounter
+                )
+            except discord.Forbidden:
+                raise NotAllowed(
+                    "I may not post in this channel: give Tablehand Send Messages, Embed Links "
+                    "and Manage Messages here."
+                ) from None
+            except discord.HTTPException as error:
+                # Discord failed, not the command: the tracker is posted on the next change.
+                log.warning("posting the tracker in %s failed: %s", table.channel_id, error)
             table.state.encounter = encounter
             table.log(f"{interaction.user.display_name} opens the encounter ({mode}, {flow}).")
+        if encounter.tracker_message_id is None:
+            self.bot.trackers.touch(table.channel_id)
         opening = "Round zero: the ambush" if ambush else "Round 1"
         await interaction.response.send_message(
             f"Encounter started — mode **{mode}**, flow **{flow}**. {opening}. "

@@ -310,3 +310,23 @@ async def test_autocomplete_hides_hidden_npcs_from_players(fast) -> None:
         "effect cleanse", "special", "", options={"combatant": "Lurker"}
     )
     assert all("Ruin 2" not in c["name"] for c in offered)
+
+
+async def test_start_explains_a_missing_permission_to_post(fast) -> None:
+    """/init start in a channel where the bot may not post did not say what permission to give."""
+    table = fast
+    table.server.inject_fault("/channels/*/messages", status=403, method="POST")
+    reply = await table.user("gm").run("/init start")
+    assert reply.ephemeral and "Send Messages" in reply.text
+    assert (await table.user("gm").run("/init next")).ephemeral  # no encounter was opened
+
+
+async def test_start_survives_a_failed_tracker_post(fast) -> None:
+    """/init start failed because Discord failed the tracker's post, or no tracker came later."""
+    table = fast
+    gm = table.user("gm")
+    table.server.inject_fault("/channels/*/messages", status=400, method="POST")
+    start = await gm.run("/init start")
+    assert not start.ephemeral and "Encounter started" in start.text
+    await gm.run("/init add name:Orc")
+    assert "Orc" in await tracker(table)
