@@ -11,7 +11,10 @@ from bot.errors import TablehandError
 
 log = logging.getLogger("tablehand")
 
-APOLOGY = "Sorry, something went wrong on my side. The GM can try again; nothing was changed."
+APOLOGY = (
+    "Sorry, something went wrong on my side; it has been logged. "
+    "Check the tracker before trying again."
+)
 MESSAGE_LIMIT = 2000  # Discord refuses longer content: the user would get no answer at all
 
 
