@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import aiosqlite
+from pydantic import ValidationError
 
 from bot.errors import BadInput, StoreError
 from bot.rules.models import Character, LogEntry
@@ -209,7 +210,12 @@ class SQLiteStore(Store):
     # Characters
     @staticmethod
     def _character(row: aiosqlite.Row) -> Character:
-        return Character.model_validate_json(row[1]).model_copy(update={"id": row[0]})
+        try:
+            return Character.model_validate_json(row[1]).model_copy(update={"id": row[0]})
+        except ValidationError:
+            raise StoreError(
+                "A stored character sheet is damaged and cannot be read; ask the bot's host."
+            ) from None
 
     async def save_character(self, character: Character) -> Character:
         data = character.model_dump_json(exclude={"id"})

@@ -295,3 +295,12 @@ async def test_recently_changed_encounters_are_listed_newest_first(store: Store)
     await start_encounter(store, OTHER_CHANNEL)
     assert await store.recent_encounter_channels(before) == [OTHER_CHANNEL, CHANNEL]
     assert await store.recent_encounter_channels(time.time() + 60) == []
+
+
+async def test_a_damaged_character_row_is_a_clear_error(tmp_path: Path) -> None:
+    """A corrupt character sheet raised something other than the store's one-line error."""
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        mira = await store.save_character(Character(guild_id=GUILD, owner_id=1, name="Mira"))
+        await store._transaction([("UPDATE characters SET data = '{' WHERE id = ?", (mira.id,))])
+        with pytest.raises(StoreError, match="character sheet is damaged"):
+            await store.get_character(GUILD, 1, "Mira")
