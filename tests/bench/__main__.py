@@ -2,13 +2,15 @@
 
 Parts (all by default; `--parts` picks some):
   load     Tablehand in its own process, the mix offered open-loop across the channels
-  bare     the bare discord.py bot under the same load: the floor of the stack
+  bare     the bare discord.py bot under the same load: the floor of the stack (with `load`,
+           both bots stay up and the load alternates between them in rounds)
   burst    50 commands at once in one channel, Discord's rate limits on
   memory   1,000 seeded encounters of 10, each touched once: the bot's peak RSS
   startup  spawn → first command answered, with 0 and with 10,000 stored encounters
   lookup   /power autocomplete (`Lookup.suggest`) in-process over the whole catalogue
 
-The report is printed and written to bench-results/ (JSON and Markdown).
+The report is printed and written to bench-results/ (JSON and Markdown); see
+tests/bench/README.md for what each number means.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, help="measured seconds per load run (default 30)")
     parser.add_argument("--warmup", type=float, help="seconds of load before measuring (default 5)")
     parser.add_argument(
-        "--rounds", type=int, help="the load alternates between the bots in rounds (default 3)"
+        "--rounds", type=int, help="the load alternates between the bots in rounds (default 6)"
     )
     parser.add_argument(
         "--parts", default=",".join(ALL_PARTS), help=f"comma-separated, of: {', '.join(ALL_PARTS)}"

@@ -48,7 +48,7 @@ class Options:
     rss_encounters: int = 1000
     stored_encounters: int = 10_000
     lookup_rounds: int = 20
-    rounds: int = 3  # the load alternates between the bots this many times
+    rounds: int = 6  # the load alternates between the bots this many times
     rewarm: float = 1.0  # seconds of load before measuring in each later round
     workdir: Path = Path("bench-results/work")
     profile: bool = False  # py-spy the bot process during the measured load
@@ -445,7 +445,8 @@ async def startup(mix: Mix, opts: Options) -> dict[str, Any]:
                 record = _probe(server, channel)
                 if record.responded is not None:
                     await asyncio.wait_for(asyncio.shield(record.responded), 10)
-                answered = record.callback.at - started if record.callback else None
+                callback = record.callback
+                answered = (callback.received or callback.at) - started if callback else None
                 ready = await _logged_ready(proc)
             finally:
                 await proc.stop()
