@@ -310,14 +310,22 @@ async def rest_calls_per_command(
             await server.wait_idle(quiet=quiet, timeout=10)
             mark = len(server.calls)
             record = dispatch(server, kind.make(spec, scene, rng), scene.channel)
+            records = [record]
             if record.responded is not None:
                 await asyncio.wait_for(asyncio.shield(record.responded), 5)
             if kind.name == "attack":
                 click = defense_click(server, record, bare=bot == "bare")
                 if click is not None and click.responded is not None:
+                    records.append(click)
                     await asyncio.wait_for(asyncio.shield(click.responded), 5)
             await server.wait_idle(quiet=quiet, timeout=10)
+            # Only this channel's calls and these interactions' (not another channel's tracker).
+            marks = (
+                {str(scene.channel.id)} | {r.token for r in records} | {str(r.id) for r in records}
+            )
             for call in server.calls[mark:]:
+                if not any(m in call.path.split("/") for m in marks):
+                    continue
                 counts[call.key] = counts.get(call.key, 0) + 1
                 total += 1
         out[kind.name] = {

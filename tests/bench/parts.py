@@ -110,6 +110,8 @@ async def under_load(
         }
         proc = await start_bot(server, which, opts.workdir, db_path=db, schema=schema)
         try:
+            if which == "tablehand":
+                await wait_settled(server, proc)
             yield UnderLoad(
                 which, server, proc, mix.synced(server), scenes[:-1], scenes[-1], trackers
             )
@@ -274,7 +276,7 @@ async def burst(mix: Mix, opts: Options) -> dict[str, Any]:
         commands = [(k, s) for k, s in mix.present if not k.name.startswith("autocomplete")]
         weights = [k.share / k.interactions for k, _ in commands]
         try:
-            await server.wait_idle(quiet=1.2, timeout=10)
+            await wait_settled(server, proc)
             mark, limited = len(server.calls), server.stats.rate_limited
             loop = asyncio.get_running_loop()
             started = loop.time()
@@ -379,6 +381,7 @@ async def memory(mix: Mix, opts: Options) -> dict[str, Any]:
         proc = await start_bot(server, "tablehand", opts.workdir, db_path=db, part="memory")
         kind, spec = next((k, s) for k, s in mix.synced(server).present if k.name == "init next")
         try:
+            await wait_settled(server, proc)
             at_start = peak_rss_mb(proc.pid)
             loop = asyncio.get_running_loop()
             rng = random.Random(3)
@@ -469,6 +472,12 @@ def _probe(server: LoopbackDiscord, channel: Any) -> Any:
 
     specs = {s.name: s for s in command_specs(server.synced_commands())}
     return dispatch(server, Request("init list", specs["init list"], {}), channel)
+
+
+async def wait_settled(server: LoopbackDiscord, proc: BotProcess) -> None:
+    """Wait for the bot's on_ready and for what it starts then (re-arming, reconciling)."""
+    await _logged_ready(proc)
+    await server.wait_idle(quiet=0.5, timeout=30)
 
 
 async def _logged_ready(proc: Any, within: float = 5.0) -> float | None:
