@@ -187,7 +187,7 @@ class Store(ABC):
 
     async def peek(self, channel_id: int) -> Encounter | None:
         """Return the channel's committed encounter without taking its lock (autocomplete)."""
-        loaded = await self._load(channel_id)
+        loaded = await self._load(channel_id, locked=False)
         if loaded.encounter_json is None:
             return None
         try:
@@ -214,7 +214,8 @@ class Store(ABC):
         return len(self._channel_locks)
 
     @abstractmethod
-    async def _load(self, channel_id: int) -> LoadedChannel: ...
+    async def _load(self, channel_id: int, *, locked: bool = True) -> LoadedChannel:
+        """Read the channel's committed encounter; `locked`: the caller holds its lock."""
 
     @abstractmethod
     async def _commit(self, changes: ChannelChanges) -> None: ...

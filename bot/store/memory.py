@@ -28,7 +28,7 @@ class MemoryStore(Store):
         self._settings: dict[int, str] = {}
         self._ids = itertools.count(1)
 
-    async def _load(self, channel_id: int) -> LoadedChannel:
+    async def _load(self, channel_id: int, *, locked: bool = True) -> LoadedChannel:
         return LoadedChannel(encounter_json=self._encounters.get(channel_id))
 
     async def _commit(self, changes: ChannelChanges) -> None:

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import sqlite3
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 import aiosqlite
@@ -26,6 +27,7 @@ from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+ENCOUNTER_CACHE_SIZE = 4096  # channels whose committed encounter text is kept in memory
 
 
 class SQLiteStore(Store):
@@ -36,6 +38,10 @@ class SQLiteStore(Store):
         self.path = str(path)
         self._conn: aiosqlite.Connection | None = None
         self._db = asyncio.Lock()
+        # The committed encounter text of recently used channels. This process is the
+        # database's only writer, so the cache is exact: written after each commit,
+        # dropped whenever anything else writes. It saves a thread round trip per load.
+        self._committed: OrderedDict[int, str | None] = OrderedDict()
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -117,6 +123,11 @@ class SQLiteStore(Store):
             return list(await self.conn.execute_fetchall(sql, params))
 
     async def _transaction(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
+        """Run statements in one transaction (anything may change: the cache is dropped)."""
+        self._committed.clear()
+        return await self._write(statements)
+
+    async def _write(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
         """Run statements in one transaction; return the last inserted row id after each."""
         ids: list[int | None] = []
         async with self._db:
@@ -132,11 +143,25 @@ class SQLiteStore(Store):
         return ids
 
     # Channels
-    async def _load(self, channel_id: int) -> LoadedChannel:
+    async def _load(self, channel_id: int, *, locked: bool = True) -> LoadedChannel:
+        if channel_id in self._committed:
+            self._committed.move_to_end(channel_id)
+            return LoadedChannel(encounter_json=self._committed[channel_id])
         row = await self._fetchone(
             "SELECT data FROM encounters WHERE channel_id = ?", (channel_id,)
         )
-        return LoadedChannel(encounter_json=None if row is None else row[0])
+        loaded = None if row is None else row[0]
+        if locked:
+            # Only under the channel's lock: a lock-free read could finish after a commit
+            # and put back the text that commit replaced.
+            self._remember(channel_id, loaded)
+        return LoadedChannel(encounter_json=loaded)
+
+    def _remember(self, channel_id: int, encounter_json: str | None) -> None:
+        self._committed[channel_id] = encounter_json
+        self._committed.move_to_end(channel_id)
+        while len(self._committed) > ENCOUNTER_CACHE_SIZE:
+            self._committed.popitem(last=False)
 
     async def _commit(self, changes: ChannelChanges) -> None:
         statements: list[tuple[str, tuple]] = []
@@ -170,7 +195,9 @@ class SQLiteStore(Store):
                     (write.grit, write.max_grit, write.injuries, write.character_id),
                 )
             )
-        await self._transaction(statements)
+        await self._write(statements)
+        if changes.write_encounter:
+            self._remember(changes.channel_id, changes.encounter_json)
 
     async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
         rows = await self._fetchall(

@@ -304,3 +304,55 @@ async def test_a_damaged_character_row_is_a_clear_error(tmp_path: Path) -> None:
         await store._transaction([("UPDATE characters SET data = '{' WHERE id = ?", (mira.id,))])
         with pytest.raises(StoreError, match="character sheet is damaged"):
             await store.get_character(GUILD, 1, "Mira")
+
+
+class HeldPeek(SQLiteStore):
+    """A store that holds one task between its database read and the read's return."""
+
+    held: asyncio.Task | None = None
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.read = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def _fetchone(self, sql: str, params: tuple = ()):  # type: ignore[override]
+        row = await super()._fetchone(sql, params)
+        if asyncio.current_task() is self.held:
+            self.read.set()
+            await self.release.wait()
+        return row
+
+
+async def test_a_lock_free_peek_racing_a_commit_cannot_bring_back_old_state(
+    tmp_path: Path,
+) -> None:
+    """A peek that read before a commit and finished after it made the store forget the commit."""
+    async with HeldPeek(tmp_path / "t.db") as store:
+        await start_encounter(store)
+        store._committed.clear()  # the peek's read goes to the database
+        store.held = asyncio.create_task(store.peek(CHANNEL))
+        await store.read.wait()  # it has read round 1 ...
+        async with store.channel(CHANNEL) as state:
+            state.require_encounter().round = 5  # ... the commit of round 5 lands ...
+        store.release.set()
+        assert (await store.held).round == 1  # ... and the peek returns what it read
+        async with store.channel(CHANNEL) as state:
+            assert state.require_encounter().round == 5
+
+
+async def test_the_encounter_cache_follows_every_commit_and_rollback(tmp_path: Path) -> None:
+    """The cached encounter text disagreed with the database after a commit or a rollback."""
+    path = tmp_path / "t.db"
+    async with SQLiteStore(path) as store:
+        await start_encounter(store)
+        async with store.channel(CHANNEL) as state:
+            state.require_encounter().round = 3
+        with pytest.raises(RuntimeError):
+            async with store.channel(CHANNEL) as state:
+                state.require_encounter().round = 9
+                raise RuntimeError("fails before the commit")
+        cached = store._committed[CHANNEL]
+    async with SQLiteStore(path) as reopened:
+        assert (await reopened._load(CHANNEL)).encounter_json == cached
+        assert Encounter.model_validate_json(cached).round == 3
