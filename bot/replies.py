@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
+import aiohttp
 import discord
 from discord import app_commands
 
 from bot.errors import TablehandError
 
 log = logging.getLogger("tablehand")
+
+# What a request can fail with besides Discord's answer: the connection itself.
+NETWORK_ERRORS: tuple[type[BaseException], ...] = (aiohttp.ClientError, asyncio.TimeoutError)
 
 APOLOGY = (
     "Sorry, something went wrong on my side; it has been logged. "
@@ -50,10 +55,12 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         message = APOLOGY
     if len(message) > MESSAGE_LIMIT:  # an error quoting a very long input
         message = message[: MESSAGE_LIMIT - 1] + "…"
+    if interaction.client.is_closed():
+        return  # shutting down: there is no session left to answer with
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
         else:
             await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException:
+    except (discord.HTTPException, *NETWORK_ERRORS):
         log.warning("could not deliver an error reply for %s", describe(interaction))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.replies import NETWORK_ERRORS
 from bot.rules.models import Encounter
 from bot.store import Store
 
@@ -124,15 +125,14 @@ class Trackers:
         channel.last_edit = time.monotonic()
         try:
             await self._pin(message)
-        except discord.HTTPException as error:
+        except (discord.HTTPException, *NETWORK_ERRORS) as error:
             # Discord failed the pin, not the command: the encounter keeps this tracker,
             # and the tracker's own update (retried like a failed edit) pins it.
             channel.unpinned = message.id
             log.warning(
-                "pinning the tracker in channel %s failed (%s %s); it is pinned on the next update",
+                "pinning the tracker in channel %s failed (%s); it is pinned on the next update",
                 channel_id,
-                error.status,
-                error.text or error.__class__.__name__,
+                _why(error),
             )
             self.touch(channel_id)
         return message.id
@@ -157,13 +157,12 @@ class Trackers:
                 try:
                     await self._update(channel_id, channel)
                     channel.failures = 0
-                except discord.HTTPException as error:
+                except (discord.HTTPException, *NETWORK_ERRORS) as error:
                     channel.failures += 1
                     log.warning(
-                        "tracker update in channel %s failed (%s %s), attempt %d",
+                        "tracker update in channel %s failed (%s), attempt %d",
                         channel_id,
-                        error.status,
-                        error.text or error.__class__.__name__,
+                        _why(error),
                         channel.failures,
                     )
                     if channel.failures < RETRY_LIMIT:
@@ -178,10 +177,9 @@ class Trackers:
             channel.idle.set()
 
     async def _update(self, channel_id: int, channel: _Channel) -> None:
-        async with self.store.channel(channel_id) as state:
-            if state.damaged:
-                return
-            encounter = state.encounter
+        # The committed state, read without the channel's lock: commands never queue behind
+        # the tracker, and what it shows is always something that was committed.
+        encounter = await self.store.peek(channel_id)
         if encounter is None:
             return
         content = self.render(encounter)
@@ -251,3 +249,10 @@ class Trackers:
                 "cannot pin the tracker in channel %s: the bot lacks Manage Messages",
                 message.channel.id,
             )
+
+
+def _why(error: BaseException) -> str:
+    """Say in a few words why a request failed: Discord's status and text, or the connection."""
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.text or error.__class__.__name__}"
+    return f"connection: {error.__class__.__name__}"

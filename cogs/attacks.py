@@ -37,6 +37,7 @@ from bot.render.attacks import (
     resolution_log,
     roll_text,
 )
+from bot.replies import NETWORK_ERRORS
 from bot.rules import encounter as flow
 from bot.rules.attack_flow import (
     apply_except_grit,
@@ -550,7 +551,8 @@ class Attacks(commands.Cog):
         text = (
             CALLED_OFF if resolution is None else answered_text(resolution.defender, resolution.how)
         )
-        with contextlib.suppress(discord.HTTPException):
+        # The defender has its answer already; a failed tidy-up of the prompt is no error.
+        with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
             await message.edit(content=text, view=None)
 
     def _prompt(

@@ -1,0 +1,59 @@
+"""The tracker service retries what the network drops, and shows the last state."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import aiohttp
+import discord
+import pytest
+
+from bot.rules.models import Encounter
+from bot.store import MemoryStore
+from bot.tracker import TrackerContent, Trackers
+
+CHANNEL = 7
+
+
+@dataclass
+class StandInDiscord:
+    """Just enough of a discord.py client for the tracker: edits, whose first one drops."""
+
+    drops: int = 1
+    edits: list[str] = field(default_factory=list)
+
+    def get_partial_messageable(self, channel_id: int) -> StandInDiscord:
+        return self
+
+    def get_partial_message(self, message_id: int) -> StandInDiscord:
+        return self
+
+    async def edit(self, *, embed: discord.Embed, view: object) -> None:
+        if self.drops:
+            self.drops -= 1
+            raise aiohttp.ServerDisconnectedError()
+        self.edits.append(embed.title or "")
+
+
+def render(encounter: Encounter) -> TrackerContent:
+    return TrackerContent(embed=discord.Embed(title=f"round {encounter.round}"), view=None)
+
+
+async def test_a_dropped_connection_is_retried_and_the_last_state_lands(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A tracker edit lost to the network stopped the tracker or logged an error."""
+    caplog.set_level(logging.WARNING)
+    store = MemoryStore()
+    async with store.channel(CHANNEL) as state:
+        state.encounter = Encounter(channel_id=CHANNEL, gm_id=1, tracker_message_id=99)
+    discord_ = StandInDiscord()
+    trackers = Trackers(discord_, store, render, interval=0.01)  # type: ignore[arg-type]
+    trackers.touch(CHANNEL)
+    async with store.channel(CHANNEL) as state:
+        state.require_encounter().round = 4
+    await trackers.settled(CHANNEL)
+    assert discord_.edits == ["round 4"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("connection: ServerDisconnectedError" in r.getMessage() for r in caplog.records)
