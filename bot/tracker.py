@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -36,6 +37,13 @@ class TrackerContent:
     embed: discord.Embed
     view: discord.ui.View | None
 
+    def fingerprint(self) -> str:
+        """Return the content as text, to tell whether an edit would change anything."""
+        buttons = (
+            [] if self.view is None else [item.to_component_dict() for item in self.view.children]
+        )
+        return json.dumps([self.embed.to_dict(), buttons], sort_keys=True, default=str)
+
 
 Render = Callable[[Encounter], TrackerContent]
 
@@ -49,6 +57,7 @@ class _Channel:
     edits: int = 0
     failures: int = 0
     unpinned: int | None = None  # our tracker whose pin Discord failed: the next update pins it
+    shown: tuple[int, str] | None = None  # (message id, what it shows) as last sent
     idle: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -123,6 +132,7 @@ class Trackers:
         message = await messageable.send(embed=content.embed, view=content.view)
         channel = self._channel(channel_id)
         channel.last_edit = time.monotonic()
+        channel.shown = (message.id, content.fingerprint())
         try:
             await self._pin(message)
         except (discord.HTTPException, *NETWORK_ERRORS) as error:
@@ -197,9 +207,13 @@ class Trackers:
             with contextlib.suppress(discord.NotFound):  # deleted meanwhile: the edit re-posts it
                 await self._pin(message)
             channel.unpinned = None
+        shown = (message_id, content.fingerprint())
+        if channel.shown == shown:
+            return  # it already shows this: players see an NPC's level, not every point of Grit
         try:
             await message.edit(embed=content.embed, view=content.view)
             channel.edits += 1
+            channel.shown = shown
         except discord.NotFound:
             await self._replace(channel_id, encounter, content, old_id=message_id)
 
@@ -217,6 +231,7 @@ class Trackers:
         messageable = self.client.get_partial_messageable(channel_id)
         message = await messageable.send(embed=content.embed, view=content.view)
         self._channel(channel_id).edits += 1
+        self._channel(channel_id).shown = (message.id, content.fingerprint())
         pin_failed: discord.HTTPException | None = None
         try:
             await self._pin(message)

@@ -330,3 +330,26 @@ async def test_start_survives_a_failed_tracker_post(fast) -> None:
     assert not start.ephemeral and "Encounter started" in start.text
     await gm.run("/init add name:Orc")
     assert "Orc" in await tracker(table)
+
+
+async def test_the_tracker_is_edited_only_when_what_it_shows_changes(fast) -> None:
+    """An NPC's hidden Grit change edited the tracker, or a level change did not."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    await gm.run("/init add name:Goblin grit:25")
+    await settle(table)
+    tracker_id = table.channel().pins[0]
+    path = f"/channels/{table.channel().id}/messages/{tracker_id}"
+
+    def edits() -> int:
+        return sum(1 for c in table.server.calls if c.method == "PATCH" and c.path.endswith(path))
+
+    before = edits()
+    await gm.run("/grit damage combatant:Goblin amount:2")  # 25 → 23: still Prime, d20
+    await settle(table)
+    assert edits() == before
+    await gm.run("/grit damage combatant:Goblin amount:5")  # 23 → 18: Reduced, d12
+    await settle(table)
+    assert edits() == before + 1
+    assert "Goblin · Reduced d12" in await tracker(table)
