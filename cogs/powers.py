@@ -7,6 +7,7 @@ restart, because the entry, level and page are all in their custom_id.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import discord
@@ -188,10 +189,15 @@ class Powers(commands.Cog):
         return entry_view(self.bot.catalogue, entry, level, see_also=see_also)
 
     def _choices(self, current: str, kind: str | None) -> list[app_commands.Choice[str]]:
-        return [
+        return list(self._ranked(current.strip().casefold(), kind))
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one cog per bot; the catalogue is fixed
+    def _ranked(self, typed: str, kind: str | None) -> tuple[app_commands.Choice[str], ...]:
+        """Rank the catalogue for what was typed; the same letters come back as users type."""
+        return tuple(
             app_commands.Choice(name=choice.name, value=choice.value)
-            for choice in self.bot.lookup.suggest(current, kind=kind)
-        ]
+            for choice in self.bot.lookup.suggest(typed, kind=kind)
+        )
 
 
 def _type_choices(
