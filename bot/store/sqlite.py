@@ -52,8 +52,9 @@ class SQLiteStore(Store):
     async def open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is explicit.
-        self._conn = await aiosqlite.connect(self.path, isolation_level=None)
+        # A write opens its transaction itself (BEGIN IMMEDIATE, issued by the sqlite3 module
+        # with the first write, in the same thread round trip); commit() or rollback() ends it.
+        self._conn = await aiosqlite.connect(self.path, isolation_level="IMMEDIATE")
         for pragma in (
             "PRAGMA journal_mode=WAL",
             "PRAGMA synchronous=NORMAL",
@@ -128,17 +129,25 @@ class SQLiteStore(Store):
         return await self._write(statements)
 
     async def _write(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
-        """Run statements in one transaction; return the last inserted row id after each."""
+        """Run statements in one transaction; return the last inserted row id after each.
+
+        Runs of the same statement go to SQLite together (one thread round trip for all of a
+        command's log lines); the transaction opens with the first write and is committed
+        once, so a command's changes take two or three round trips, not one per statement.
+        """
         ids: list[int | None] = []
         async with self._db:
-            await self.conn.execute_fetchall("BEGIN IMMEDIATE")
             try:
-                for sql, params in statements:
-                    row = await self.conn.execute_insert(sql, params)
-                    ids.append(None if row is None else row[0])
-                await self.conn.execute_fetchall("COMMIT")
+                for sql, params in _runs(statements):
+                    if len(params) == 1:
+                        row = await self.conn.execute_insert(sql, params[0])
+                        ids.append(None if row is None else row[0])
+                    else:
+                        await self.conn.executemany(sql, params)
+                        ids.extend([None] * len(params))
+                await self.conn.commit()
             except BaseException:
-                await self.conn.execute_fetchall("ROLLBACK")
+                await self.conn.rollback()
                 raise
         return ids
 
@@ -339,3 +348,14 @@ class SQLiteStore(Store):
                 )
             ]
         )
+
+
+def _runs(statements: list[tuple[str, tuple]]) -> list[tuple[str, list[tuple]]]:
+    """Group consecutive uses of the same statement: [(sql, [params, …]), …]."""
+    runs: list[tuple[str, list[tuple]]] = []
+    for sql, params in statements:
+        if runs and runs[-1][0] == sql:
+            runs[-1][1].append(params)
+        else:
+            runs.append((sql, [params]))
+    return runs

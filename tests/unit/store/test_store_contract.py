@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -356,3 +357,24 @@ async def test_the_encounter_cache_follows_every_commit_and_rollback(tmp_path: P
     async with SQLiteStore(path) as reopened:
         assert (await reopened._load(CHANNEL)).encounter_json == cached
         assert Encounter.model_validate_json(cached).round == 3
+
+
+async def test_a_failure_half_way_through_a_commit_writes_nothing(tmp_path: Path) -> None:
+    """A commit that failed on its second statement left its first one behind."""
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        await start_encounter(store)
+        with pytest.raises(sqlite3.IntegrityError):
+            await store._write(
+                [
+                    ("UPDATE encounters SET guild_id = 999 WHERE channel_id = ?", (CHANNEL,)),
+                    (
+                        "INSERT INTO encounter_log (channel_id, round, text) VALUES (?, 1, 'x')",
+                        (424242,),
+                    ),
+                ]
+            )
+        rows = await store._fetchall(
+            "SELECT guild_id FROM encounters WHERE channel_id = ?", (CHANNEL,)
+        )
+        assert rows[0][0] == GUILD
+        assert await store._fetchall("SELECT * FROM encounter_log") == []
