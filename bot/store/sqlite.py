@@ -131,25 +131,15 @@ class SQLiteStore(Store):
     async def _write(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
         """Run statements in one transaction; return the last inserted row id after each.
 
-        Runs of the same statement go to SQLite together (one thread round trip for all of a
-        command's log lines); the transaction opens with the first write and is committed
-        once, so a command's changes take two or three round trips, not one per statement.
+        The whole transaction runs as one call on aiosqlite's database thread: each call
+        there is a round trip (a queue, then waking this event loop), and a command's
+        commit took one per statement, plus BEGIN and COMMIT. aiosqlite has no public
+        "run this function on the database thread"; its internal `_execute` does exactly
+        that (it is how its own public methods work), so it is used here, in one place,
+        with aiosqlite pinned to the versions tested (tests/unit/store exercise it).
         """
-        ids: list[int | None] = []
         async with self._db:
-            try:
-                for sql, params in _runs(statements):
-                    if len(params) == 1:
-                        row = await self.conn.execute_insert(sql, params[0])
-                        ids.append(None if row is None else row[0])
-                    else:
-                        await self.conn.executemany(sql, params)
-                        ids.extend([None] * len(params))
-                await self.conn.commit()
-            except BaseException:
-                await self.conn.rollback()
-                raise
-        return ids
+            return await self.conn._execute(_run_transaction, self.conn._conn, statements)
 
     # Channels
     async def _load(self, channel_id: int, *, locked: bool = True) -> LoadedChannel:
@@ -348,6 +338,26 @@ class SQLiteStore(Store):
                 )
             ]
         )
+
+
+def _run_transaction(
+    connection: sqlite3.Connection, statements: list[tuple[str, tuple]]
+) -> list[int | None]:
+    """Run statements as one transaction on the database thread; return each last row id."""
+    ids: list[int | None] = []
+    try:
+        # The sqlite3 module opens the transaction (BEGIN IMMEDIATE) with the first write.
+        for sql, params in _runs(statements):
+            if len(params) == 1:
+                ids.append(connection.execute(sql, params[0]).lastrowid)
+            else:
+                connection.executemany(sql, params)
+                ids.extend([None] * len(params))
+        connection.commit()
+    except BaseException:
+        connection.rollback()
+        raise
+    return ids
 
 
 def _runs(statements: list[tuple[str, tuple]]) -> list[tuple[str, list[tuple]]]:
