@@ -30,6 +30,7 @@ from bot.render.attacks import (
     answered_text,
     check_text,
     counter_view,
+    decided_text,
     prompt_content,
     prompt_embed,
     prompt_view,
@@ -534,6 +535,19 @@ class Attacks(commands.Cog):
         """Post a resolution in answer to the defender, and close the prompt."""
         self._disarm(pending.id)
         self.bot.trackers.touch(channel_id)
+        on_prompt = (
+            interaction.type is discord.InteractionType.component
+            and interaction.message is not None
+            and interaction.message.id == pending.prompt_message_id
+        )
+        if on_prompt and resolution is not None:
+            # A button on the prompt: the prompt becomes the result, through the click's own
+            # answer. No channel edit is spent, so the tracker keeps the channel's edit budget.
+            await interaction.response.edit_message(
+                content=decided_text(resolution.defender, resolution.how),
+                **_resolution_message(resolution, replacing=True),
+            )
+            return
         if resolution is None:
             await interaction.response.send_message(CALLED_OFF, ephemeral=True)
         else:
@@ -682,10 +696,13 @@ def _require_can_attack(
         raise RuleViolation(f"{attacker.name} has no actions left this round.")
 
 
-def _resolution_message(resolution: Resolution) -> dict[str, Any]:
+def _resolution_message(resolution: Resolution, *, replacing: bool = False) -> dict[str, Any]:
+    """Return a resolution as message fields; `replacing` a prompt also clears its buttons."""
     message: dict[str, Any] = {"embed": resolution_embed(resolution)}
     if resolution.counter_id is not None:
         message["view"] = counter_view(resolution.counter_id)
+    elif replacing:
+        message["view"] = None
     return message
 
 

@@ -256,6 +256,11 @@ def answered_text(defender: str, how: str) -> str:
     return f"**{defender}** defended: {how}. The result is below."
 
 
+def decided_text(defender: str, how: str) -> str:
+    """Return what a prompt says once its own button answered it: it now shows the result."""
+    return f"**{defender}** defended: {how}."
+
+
 # The resolution.
 
 

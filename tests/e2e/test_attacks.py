@@ -108,10 +108,10 @@ async def test_a_melee_attack_blocked_shows_every_number_and_lowers_grit(fight) 
         "Grit": "Goblin takes 3 damage (Grit 30 → 27).",
     }
     assert (await combatant(table, "Goblin")).grit == 27
+    # The button's answer turned the prompt itself into the result: one message per attack.
+    assert resolved.message.id == prompt.message.id
     closed = await prompt_closed(table, prompt.message)
-    assert (
-        closed.content == "**Goblin** defended: Block, chosen by Game Master. The result is below."
-    )
+    assert closed.content == "**Goblin** defended: Block, chosen by Game Master."
 
 
 async def test_a_targeted_melee_attack_dodged_subtracts_the_area(fight) -> None:
@@ -701,3 +701,21 @@ async def test_an_attack_prompt_costs_one_rest_call(fast) -> None:
         c.route for c in prompt.rest_calls if c.route.startswith(("/interactions", "/webhooks"))
     ]
     assert calls == ["/interactions/{interaction_id}/{interaction_token}/callback"], calls
+
+
+async def test_a_defense_button_answers_through_its_click_not_a_channel_edit(fight) -> None:
+    """Answering a prompt's button spent a channel message edit, which the tracker needs."""
+    table = fight
+    seed(table, 23)
+    prompt = await table.user("alice").run("/attack target:Goblin style:melee damage:1d8+2")
+    mark = len(table.server.calls)
+    resolved = await prompt.click("Block", as_user="gm")
+    await table.bot.trackers.settled()  # type: ignore[attr-defined]
+    prompt_edits = [
+        c
+        for c in table.server.calls[mark:]
+        if c.method == "PATCH" and c.path.endswith(f"/messages/{prompt.message.id}")
+    ]
+    assert prompt_edits == []
+    assert resolved.type == 7  # the click's answer updated the prompt in place
+    assert resolved.embed["title"] == "Mira attacks Goblin — Hit"
