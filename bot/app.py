@@ -7,6 +7,7 @@ import logging
 import pkgutil
 import random
 import time
+from typing import Any
 
 import discord
 import yarl
@@ -60,15 +61,23 @@ class Tablehand(commands.Bot):
         store: Store | None = None,
         catalogue: Catalogue | None = None,
         tracker_interval: float = 1.0,
+        **client_options: Any,
     ) -> None:
+        options: dict[str, Any] = {
+            "intents": discord.Intents.none() | discord.Intents(guilds=True),
+            # Nothing the bot sends pings anyone unless a message names the user itself.
+            "allowed_mentions": discord.AllowedMentions.none(),
+            "chunk_guilds_at_startup": False,
+            # on_ready only starts background work that needs no guild cache; guilds that
+            # stream in later are still added. discord.py's default waits 2 s after the last.
+            "guild_ready_timeout": 0.5,
+        }
+        options.update(client_options)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.none() | discord.Intents(guilds=True),
             help_command=None,
             tree_cls=TablehandTree,
-            # Nothing the bot sends pings anyone unless a message names the user itself.
-            allowed_mentions=discord.AllowedMentions.none(),
-            chunk_guilds_at_startup=False,
+            **options,
         )
         self.settings = settings
         self.rng = rng if rng is not None else random.Random()
