@@ -34,7 +34,7 @@ async def serve(settings: Settings) -> None:
         raise SettingsError("DISCORD_TOKEN is not set; `tablehand sandbox` runs without one.")
     if settings.api_base != DISCORD_API_BASE:
         point_discord_at(settings.api_base, settings.gateway_url)
-    bot = Tablehand(settings)
+    bot = Tablehand(settings, freeze_heap=True)
     # A process manager stops services with SIGTERM: close the bot as cleanly as on Ctrl-C.
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows

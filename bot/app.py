@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import pkgutil
 import random
@@ -61,6 +62,7 @@ class Tablehand(commands.Bot):
         store: Store | None = None,
         catalogue: Catalogue | None = None,
         tracker_interval: float = 1.0,
+        freeze_heap: bool = False,
         **client_options: Any,
     ) -> None:
         options: dict[str, Any] = {
@@ -80,6 +82,7 @@ class Tablehand(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.freeze_heap = freeze_heap  # for the one bot of a process (python -m bot), not tests
         self.rng = rng if rng is not None else random.Random()
         self.store: Store = store if store is not None else SQLiteStore(settings.db_path)
         # The SRD catalogue, validated once: a malformed data file stops start-up here.
@@ -99,6 +102,11 @@ class Tablehand(commands.Bot):
             await self.load_extension(extension)
         # Buttons route by custom_id, so those on messages from before a restart still work.
         self.add_dynamic_items(*PERSISTENT_BUTTONS)
+        if self.freeze_heap:
+            # What exists now (the catalogue, the cogs, discord.py's state) lives as long as
+            # the process: out of the collector's sight, full collections stop walking it.
+            gc.collect()
+            gc.freeze()
         await self.sync_commands()
 
     async def on_guild_channel_pins_update(
