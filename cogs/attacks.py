@@ -66,9 +66,10 @@ from bot.rules.attacks import (
 )
 from bot.rules.checks import ChallengeLevel, TimeTaken, roll_check
 from bot.rules.dice import Roller, roll_expression
+from bot.rules.fortune import sacrifice_action
 from bot.rules.grit import die_of
 from bot.rules.hit_bonus import hit_bonus
-from bot.rules.initiative import sacrifice, spend_action
+from bot.rules.initiative import spend_action
 from bot.rules.models import Combatant, DefenseStrategy, Encounter, PendingAttack
 from bot.table import Table, at_channel, at_table, combatant_choices, mention_allowed
 
@@ -520,9 +521,11 @@ class Attacks(commands.Cog):
 
     def _sacrifice(self, table: Table, pending: PendingAttack) -> None:
         """Give up one of the defender's actions for +3 defense this round [003]."""
-        defender = flow.by_id(table.encounter, pending.defender_id)
+        encounter = table.encounter
+        defender = flow.by_id(encounter, pending.defender_id)
+        # The same checks as /sacrifice (round zero, a closing round, Broken, actions left).
+        sacrifice_action(encounter, defender, "defense")
         use_sacrifice(pending)
-        sacrifice(defender, "defense")
         table.log(f"{defender.name} sacrifices an action: +3 defense this round.")
 
     async def _answered(
