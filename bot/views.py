@@ -21,6 +21,26 @@ from bot.replies import report_error
 REGISTRY: list[type[CogButton]] = []
 
 
+class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:(?!)"):
+    """A button that survives restarts: its state is in its custom_id, its handler is `pressed`.
+
+    Subclass it beside the code that handles the click (discord.py's DynamicItem idiom):
+    give it a `template` and `from_custom_id`, and override `pressed`. The owning cog
+    registers the class in `cog_load` (`bot.add_dynamic_items`). Every error goes through
+    the bot's one error handler.
+    """
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.pressed(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """Handle the click."""
+        raise NotImplementedError(f"{type(self).__name__} does not handle its click")
+
+
 class CogButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:(?!)"):
     """A persistent button whose click is handled by a cog method.
 
