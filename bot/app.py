@@ -18,11 +18,13 @@ from discord.ext import commands
 import cogs
 from bot.catalogue import Catalogue, Lookup, load_catalogue
 from bot.config import Settings
-from bot.render.tracker import render_tracker
 from bot.replies import report_error
-from bot.rules.encounter import NoHooks, TurnHooks
+from bot.rules.specials import SpecialBook
+from bot.scheduler import Scheduler
+from bot.specials_hooks import SpecialHooks
 from bot.store import SQLiteStore, Store
 from bot.tracker import RECONCILE_WINDOW, Trackers
+from bot.turns import render_tracker
 from bot.views import REGISTRY as PERSISTENT_BUTTONS
 
 log = logging.getLogger("tablehand")
@@ -92,8 +94,10 @@ class Tablehand(commands.Bot):
         self.started_at = time.monotonic()
         self.ready_after: float | None = None
         self._reconcile: asyncio.Task[int] | None = None
-        # Game effects at turn boundaries; the Specials cog replaces these.
-        self.hooks: TurnHooks = NoHooks()
+        self.scheduler = Scheduler()  # timers: defense timeouts and other background work
+        # The Specials the tracker keeps, and what they do at turn boundaries [GAME.md §7].
+        self.book = SpecialBook(self.catalogue.specials.specials)
+        self.hooks = SpecialHooks(self.book)
         self.trackers = Trackers(self, self.store, render_tracker, interval=tracker_interval)
 
     async def setup_hook(self) -> None:
@@ -143,6 +147,7 @@ class Tablehand(commands.Bot):
         try:
             if self._reconcile is not None:
                 self._reconcile.cancel()
+            await self.scheduler.close()
             await self.trackers.close()
             await super().close()
         finally:

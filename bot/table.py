@@ -1,44 +1,66 @@
-"""What every command shares: the channel's state under its lock, the caller and their rights.
+"""The one command pipeline: the channel's state under its lock, the caller, and what is said.
 
-A command is five steps: `async with at_table(interaction) as table:` loads the
-channel's state (holding its lock), the command checks permission and calls
-`bot.rules`, and leaving the block saves everything at once; then it renders.
+A command is `async with at_table(interaction) as table:` → `table.pick(...)` → a rules
+flow → `table.say(text, about=combatant)`. Leaving the block commits every change in one
+transaction, refreshes the pinned tracker if the encounter changed, and delivers what
+was said: `say` decides who may see each line (a hidden NPC reaches only the GM; players
+read an NPC's Grit as level and die) and what goes into the round log shown to players.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 
-from bot.errors import BadInput, NoEncounter, NotFound
-from bot.permissions import Caller, controls, is_gm, require_act_for, require_gm
+from bot.errors import BadInput, NoEncounter, NotAllowed, NotFound
+from bot.outbox import Outbox
+from bot.permissions import Caller, controls, is_gm, require_gm
 from bot.render.grit import grit_change_text
+from bot.render.turns import Announcement, Text, summary_embed
 from bot.rules import encounter as flow
-from bot.rules.grit import GritChange, change_grit
-from bot.rules.initiative import actions_per_round
+from bot.rules.combatant_grit import change_combatant_grit
+from bot.rules.grit import GritChange
 from bot.rules.models import Combatant, Encounter
 from bot.store import ChannelState, GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
 
+log = logging.getLogger(__name__)
+
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+
+# What the caller means a combatant for: to act for it (its player or the GM), to answer
+# an attack on it (its player; the GM for NPCs), to aim at it, or to look at it.
+Purpose = Literal["act", "defend", "target", "look"]
+About = Combatant | Iterable[Combatant] | None
+EmbedText = discord.Embed | Callable[[bool], discord.Embed]
+
+
+def _about(about: About) -> tuple[Combatant, ...]:
+    if about is None:
+        return ()
+    if isinstance(about, Combatant):
+        return (about,)
+    return tuple(about)
 
 
 @dataclass
 class Table:
-    """One command's view of its channel: state, caller, server settings."""
+    """One command's view of its channel: state, caller, server settings, and what it says."""
 
     bot: Tablehand
     interaction: discord.Interaction | None  # None: the bot's own work (timers)
     caller: Caller
     settings: GuildSettings
     state: ChannelState
+    out: Outbox = field(default_factory=Outbox)
 
     @property
     def channel_id(self) -> int:
@@ -68,41 +90,146 @@ class Table:
         self.require_gm(doing)
         return encounter
 
-    def combatant(self, name: str) -> Combatant:
-        """Return the named combatant; players cannot name hidden NPCs."""
+    # Who the caller means ------------------------------------------------------------
+
+    def may(self, combatant: Combatant, purpose: Purpose) -> bool:
+        """Return whether the caller may use this combatant for the purpose."""
+        match purpose:
+            case "act":
+                return controls(self.caller, combatant) or self.is_gm
+            case "defend":
+                if combatant.controller_id is not None:
+                    return controls(self.caller, combatant)
+                return self.is_gm
+            case _:
+                return self.is_gm or not combatant.hidden
+
+    def named(self, name: str) -> Combatant:
+        """Return the named combatant the caller can see (players never see hidden NPCs)."""
         combatant = flow.by_name(self.encounter, name)
         if combatant.hidden and not self.is_gm:
             raise NotFound(f"No combatant named {name.strip()!r} in this encounter.")
         return combatant
 
-    def acting_for(self, name: str | None) -> Combatant:
-        """Return the combatant the caller acts for: the named one, else their own."""
-        encounter = self.encounter
-        if name:
-            combatant = self.combatant(name)
-        else:
-            combatant = self.own_combatant()
-        require_act_for(self.caller, combatant, encounter, self.settings)
+    def find(self, name: str) -> Combatant | None:
+        """Return the named combatant the caller can see, or None (no fight, no such name)."""
+        if self.state.damaged or self.state.encounter is None:
+            return None
+        try:
+            return self.named(name)
+        except NotFound:
+            return None
+
+    def require(self, combatant: Combatant, purpose: Purpose = "act") -> Combatant:
+        """Return the combatant if the caller may use it for the purpose; refuse otherwise."""
+        if not self.may(combatant, purpose):
+            raise NotAllowed(_not_yours(combatant, purpose))
         return combatant
 
-    def own_combatant(self) -> Combatant:
-        """Return the caller's combatant when they name none: theirs, or the current actor."""
-        encounter = self.encounter
-        mine = [c for c in encounter.combatants if controls(self.caller, c)]
-        actor = flow.current_actor(encounter)
+    def pick(
+        self,
+        name: str | None,
+        purpose: Purpose = "act",
+        *,
+        wanted: Callable[[Combatant], bool] | None = None,
+        option: str = "combatant",
+    ) -> Combatant:
+        """Return the combatant the caller means: the named one, else their own for the purpose.
+
+        With no name: the caller's one combatant that is `wanted` (e.g. waiting), else the
+        current actor if it is theirs (or, for a GM without combatants, anyone's), else
+        their only combatant.
+        """
+        if name:
+            return self.require(self.named(name), purpose)
+        mine = [c for c in self.encounter.combatants if controls(self.caller, c)]
+        if wanted is not None:
+            fits = [c for c in self.encounter.combatants if wanted(c) and self._own(c)]
+            if len(fits) > 1:
+                names = ", ".join(c.name for c in fits)
+                raise BadInput(
+                    f"Several of your combatants could ({names}); name one (`{option}`)."
+                )
+            if fits:
+                return fits[0]
+        actor = flow.current_actor(self.encounter)
         if actor is not None and (actor in mine or (self.is_gm and not mine)):
             return actor
         if len(mine) == 1:
             return mine[0]
         if not mine:
             if self.is_gm:
-                raise BadInput("Name the combatant (the `combatant` option).")
+                raise BadInput(f"Name the combatant (the `{option}` option).")
             raise NotFound("You control no combatant in this encounter; /init join first.")
-        raise BadInput("You control several combatants; name one (the `combatant` option).")
+        raise BadInput(f"You control several combatants; name one (the `{option}` option).")
 
-    def log(self, text: str) -> None:
-        """Add a line to this round's action log."""
-        self.state.log(self.encounter.round, text)
+    def _own(self, combatant: Combatant) -> bool:
+        """Return whether the combatant is the caller's: their own, or an NPC of the GM's."""
+        return controls(self.caller, combatant) or (self.is_gm and combatant.controller_id is None)
+
+    # Saying things -------------------------------------------------------------------
+
+    def hidden(self, about: About) -> bool:
+        """Return whether anything said about these combatants is the GM's alone."""
+        return any(c.hidden for c in _about(about))
+
+    def say(
+        self,
+        text: Text,
+        *,
+        about: About = None,
+        round: int | None = None,
+        log: bool | Text = True,
+    ) -> None:
+        """Say something at the table: to everyone (and the round log) unless a hidden NPC is in it.
+
+        `text` may be a function of `gm_view`: the table reads an NPC's Grit as level and die
+        (the GM has the exact numbers in `/init list`); what is only about hidden NPCs is
+        rendered for the GM. `log` is False for nothing in the log, or a shorter line for it.
+        """
+        render = _renderer(text)
+        if self.hidden(about):
+            self.out.gm.append(render(True))
+            return
+        public = render(False)
+        self.out.public.append(public)
+        if log is not False:
+            self.note(public if log is True else log, round=round)
+
+    def note(self, text: Text, *, about: About = None, round: int | None = None) -> None:
+        """Put a line into the round log alone (what players may read of it)."""
+        if self.hidden(about) or self.state.damaged or self.state.encounter is None:
+            return
+        number = self.encounter.round if round is None else round
+        self.state.log(number, _renderer(text)(False))
+
+    def show(self, embed: EmbedText, *, about: About = None) -> None:
+        """Show an embed at the table, or only to the GM when a hidden NPC is in it."""
+        render = embed if callable(embed) else _constant(embed)
+        if self.hidden(about):
+            self.out.gm_embeds.append(render(True))
+        else:
+            self.out.embeds.append(render(False))
+
+    def tell(self, text: str | None = None, *, embed: discord.Embed | None = None) -> None:
+        """Tell the caller alone (an ephemeral reply)."""
+        if text:
+            self.out.private.append(text)
+        if embed is not None:
+            self.out.private_embeds.append(embed)
+
+    def ping(self, user_id: int | None) -> None:
+        """Ping this user with the public message (nobody else is ever pinged)."""
+        if user_id is not None and user_id not in self.out.pings:
+            self.out.pings.append(user_id)
+
+    def announce(self, said: Announcement) -> None:
+        """Say what a step of the round did, line by line, and ping whose turn it is."""
+        for line in said.lines:
+            self.say(line.text, about=line.about, round=line.round)
+        self.ping(said.ping)
+        if said.summary_round is not None:
+            self.out.summary_round = said.summary_round
 
     def change_grit(
         self,
@@ -112,36 +239,58 @@ class Table:
         heal: int | None = None,
         set_to: int | None = None,
         max_grit: int | None = None,
-    ) -> tuple[GritChange, str]:
-        """Change a combatant's Grit — the one path for attacks, Specials and /grit.
+        say: bool = True,
+    ) -> GritChange:
+        """Change a combatant's Grit through the one rule for it, and say what happened."""
+        change = change_combatant_grit(
+            self.encounter, combatant, damage=damage, heal=heal, set_to=set_to, max_grit=max_grit
+        )
+        if say:
+            self.say(lambda gm_view: grit_change_text(change, gm_view=gm_view), about=combatant)
+        return change
 
-        Returns the change and its line (amount, before → after, any level change),
-        which is also written to the round's log.
-        """
-        change = change_grit(combatant, damage=damage, heal=heal, set_to=set_to, max_grit=max_grit)
-        # Broken when the round opened, it got no actions; back on its feet before its
-        # turn, it takes that turn with this round's actions [002 "until Grit is restored"].
-        if (
-            change.announcement == "back_on_feet"
-            and combatant.actions_left == 0
-            and combatant.turn_started_round != self.encounter.round
-        ):
-            combatant.actions_left = actions_per_round(combatant)
-        text = grit_change_text(change)
-        if not combatant.hidden:
-            self.log(text)
-        return change, text
+    async def _finish(self) -> None:
+        """Before the commit: build the round summary from its whole log."""
+        if self.out.summary_round is not None:
+            entries = await self.state.round_log(self.out.summary_round)
+            self.out.embeds.append(summary_embed(self.out.summary_round, entries))
+
+    async def deliver(self) -> None:
+        """Send what was said: the public part, then the caller's private part."""
+        if self.interaction is not None:
+            await self.out.answer(self.interaction, gm=self.is_gm)
+        else:
+            channel = self.bot.get_partial_messageable(self.channel_id)
+            await self.out.post(channel)
+
+
+def _renderer(text: Text) -> Callable[[bool], str]:
+    return text if callable(text) else _constant(text)
+
+
+def _constant(value: object) -> Callable[[bool], object]:
+    return lambda gm_view: value  # the same for the GM and the players
+
+
+def _not_yours(combatant: Combatant, purpose: Purpose) -> str:
+    if purpose == "defend":
+        return "This is not your defense."
+    owner = "the GM's" if combatant.controller_id is None else "another player's"
+    return f"{combatant.name} is {owner} combatant; you cannot act for it."
 
 
 @asynccontextmanager
 async def at_table(interaction: discord.Interaction) -> AsyncIterator[Table]:
-    """Load the channel's state under its lock; commit when the block ends without error."""
+    """Load the channel's state under its lock; commit, refresh the tracker and reply after."""
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     if interaction.channel_id is None:
         raise NoEncounter("Use Tablehand in a server channel or thread.")
     settings = await bot.store.settings(interaction.guild_id)
     async with bot.store.channel(interaction.channel_id) as state:
-        yield Table(bot, interaction, Caller.of(interaction), settings, state)
+        table = Table(bot, interaction, Caller.of(interaction), settings, state)
+        yield table
+        await table._finish()
+    await _after_commit(table)
 
 
 @asynccontextmanager
@@ -152,7 +301,17 @@ async def at_channel(bot: Tablehand, channel_id: int) -> AsyncIterator[Table]:
         encounter = None if state.damaged else state.encounter
         settings = await bot.store.settings(encounter.guild_id if encounter else None)
         caller = Caller(user_id=bot.user.id if bot.user else 0)
-        yield Table(bot, None, caller, settings, state)
+        table = Table(bot, None, caller, settings, state)
+        yield table
+        await table._finish()
+    await _after_commit(table)
+
+
+async def _after_commit(table: Table) -> None:
+    if table.state.encounter_written:
+        table.bot.trackers.touch(table.channel_id)
+    if not table.out.empty:
+        await table.deliver()
 
 
 @dataclass(frozen=True)

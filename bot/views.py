@@ -9,8 +9,7 @@ through the bot's one error handler.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -69,108 +68,60 @@ class CogButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:(?!)"):
             await report_error(interaction, error)
 
 
-TRACKER_ACTIONS = {
-    "next": ("Next", discord.ButtonStyle.primary, "⏭"),
-    "wait": ("Wait", discord.ButtonStyle.secondary, "⏸"),
-    "hold": ("Hold", discord.ButtonStyle.secondary, "⏩"),
-}
+CONFIRM_TEMPLATE = r"th:confirm:{what}:(?P<answer>yes|no):(?P<user>\d+):(?P<ref>[\w.-]*)"
 
 
-class TrackerButton(CogButton, template=r"th:tracker:(?P<action>next|wait|hold)"):
-    """Next / Wait / Hold on the pinned tracker."""
-
-    cog = "Initiative"
-    handler = "tracker_button"
-
-    def __init__(self, action: str) -> None:
-        label, style, emoji = TRACKER_ACTIONS[action]
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, emoji=emoji, custom_id=f"th:tracker:{action}"
-            ),
-            action=action,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> TrackerButton:
-        return cls(match["action"])
+def confirm_template(what: str) -> str:
+    """Return the custom_id template of one destructive command's Confirm / Cancel."""
+    return CONFIRM_TEMPLATE.format(what=re.escape(what))
 
 
-def tracker_view() -> discord.ui.View:
-    """Return the tracker's buttons."""
-    view = discord.ui.View(timeout=None)
-    for action in TRACKER_ACTIONS:
-        view.add_item(TrackerButton(action))
-    return view
+class ConfirmButton(PersistentButton, template=r"th:confirm:(?!)"):
+    """Confirm or Cancel of a destructive command; only the command's author may press it.
 
+    Subclass it beside the command, with `template=confirm_template(what)`, `what` and
+    `cancelled`, and carry the command out in `confirmed`.
+    """
 
-@dataclass(frozen=True)
-class Confirmation:
-    """What a Confirm button carries out, and what Cancel says."""
+    what: ClassVar[str]
+    cancelled: ClassVar[str] = "Cancelled; nothing changed."
 
-    cog: str
-    handler: str  # called as handler(interaction, ref) once the author confirmed
-    cancelled: str
-
-
-CONFIRMATIONS: dict[str, Confirmation] = {}
-
-
-def register_confirmation(
-    what: str, cog: str, handler: str, cancelled: str = "Cancelled; nothing changed."
-) -> None:
-    """Route the Confirm click of `confirm_view(what, …)` to `cog.handler(interaction, ref)`."""
-    CONFIRMATIONS[what] = Confirmation(cog, handler, cancelled)
-
-
-register_confirmation("end", "Initiative", "confirm_end", "The encounter goes on.")
-
-
-class ConfirmButton(
-    CogButton,
-    template=r"th:confirm:(?P<what>[a-z_]+):(?P<answer>yes|no):(?P<user>\d+):(?P<ref>[\w.-]*)",
-):
-    """Confirm or cancel a destructive command; only the command's author may press it."""
-
-    cog = ""
-    handler = ""
-
-    def __init__(self, what: str, answer: str, user: int, ref: str = "") -> None:
-        self.confirmed = answer == "yes"
+    def __init__(self, answer: str, user: int, ref: str = "") -> None:
+        self.accepted = answer == "yes"
         self.author_id = user
+        self.ref = ref
         super().__init__(
             discord.ui.Button(
-                label="Confirm" if self.confirmed else "Cancel",
+                label="Confirm" if self.accepted else "Cancel",
                 style=discord.ButtonStyle.danger
-                if self.confirmed
+                if self.accepted
                 else discord.ButtonStyle.secondary,
-                custom_id=f"th:confirm:{what}:{answer}:{user}:{ref}",
-            ),
-            ref=ref,
+                custom_id=f"th:confirm:{self.what}:{answer}:{user}:{ref}",
+            )
         )
-        self.confirmation = CONFIRMATIONS.get(what, Confirmation("", "", "Cancelled."))
-        self.cog, self.handler = self.confirmation.cog, self.confirmation.handler
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if interaction.user.id != self.author_id:
-            await report_error(interaction, NotAllowed("This is not for you."))
-        elif not self.confirmed:
-            await interaction.response.edit_message(content=self.confirmation.cancelled, view=None)
-        else:
-            await super().callback(interaction)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> ConfirmButton:
-        return cls(match["what"], match["answer"], int(match["user"]), match["ref"])
+    ) -> Self:
+        return cls(match["answer"], int(match["user"]), match["ref"])
 
+    @classmethod
+    def view(cls, user_id: int, ref: str = "") -> discord.ui.View:
+        """Return Confirm / Cancel for a destructive command by this user."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(cls("yes", user_id, ref))
+        view.add_item(cls("no", user_id, ref))
+        return view
 
-def confirm_view(what: str, user_id: int, ref: str = "") -> discord.ui.View:
-    """Return Confirm / Cancel buttons for a destructive command by this user."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(what, "yes", user_id, ref))
-    view.add_item(ConfirmButton(what, "no", user_id, ref))
-    return view
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.author_id:
+            raise NotAllowed("This is not for you.")
+        if not self.accepted:
+            await interaction.response.edit_message(content=self.cancelled, view=None)
+            return
+        await self.confirmed(interaction)
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        """Carry out the command its author confirmed."""
+        raise NotImplementedError(f"{type(self).__name__} carries out nothing")

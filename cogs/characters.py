@@ -10,8 +10,6 @@ overwritten by the write-back); other edits apply to the next fight.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import discord
@@ -23,10 +21,17 @@ from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
 from bot.rules.grit import change_grit
 from bot.rules.models import Character, DefaultDefense
+from bot.sheets import (
+    SHEET_LOCKS,
+    character_choices,
+    fight_holding,
+    find_own,
+    own_sheet,
+    refuse_grit_in_fight,
+    refuse_in_fight,
+)
 from bot.store import Store
-from bot.store.base import KeyedLocks
-from bot.table import name_choices
-from bot.views import confirm_view, register_confirmation
+from bot.views import ConfirmButton, confirm_template
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -73,10 +78,6 @@ NUMBER_FIELDS: dict[str, tuple[int, int, bool]] = {
 }
 CLEARED = {"none", "auto", "-", "clear"}
 _INTEGER = re.compile(r"^[+-]?\d+$")
-
-# One lock per character sheet: /character edit and /grit on a sheet load → change → save.
-SHEET_LOCKS = KeyedLocks()
-
 
 # Parsing -------------------------------------------------------------------------------
 
@@ -132,58 +133,35 @@ def shown(value: Any) -> str:
     return str(value)
 
 
-# Sheets shared with /grit --------------------------------------------------------------
-
-
-async def fight_holding(store: Store, character_id: int) -> int | None:
-    """Return the channel whose encounter plays this character, if any."""
-    return await store.character_fight(character_id)
-
-
-async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Character:
-    """Return the caller's character of that name, or refuse: they have none."""
-    character = await store.get_character(guild_id, owner_id, " ".join(name.split()))
-    if character is None:
-        raise NotFound(f"You have no character named {name.strip()!r} on this server.")
-    return character
-
-
-@asynccontextmanager
-async def own_sheet(
-    store: Store, guild_id: int, owner_id: int, name: str
-) -> AsyncIterator[Character]:
-    """Hold the caller's named sheet under its lock; save it when the block ends cleanly."""
-    found = await find_own(store, guild_id, owner_id, name)
-    assert found.id is not None
-    async with SHEET_LOCKS.hold(found.id):
-        character = await store.character_by_id(found.id)  # as it is now, under the lock
-        if character is None:
-            raise NotFound(f"You have no character named {name.strip()!r} on this server.")
-        yield character
-        await store.save_character(character)
-
-
-async def refuse_grit_in_fight(store: Store, character: Character) -> None:
-    """Refuse a change to a sheet's Grit while a fight holds the character's copy."""
-    assert character.id is not None
-    channel_id = await fight_holding(store, character.id)
-    if channel_id is not None:
-        raise RuleViolation(
-            f"{character.name} is in the fight in <#{channel_id}>: change their Grit there "
-            "with /grit; the fight writes it back when they leave or it ends."
-        )
-
-
-async def character_choices(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete the caller's own character names on this server."""
-    bot: Tablehand = interaction.client  # type: ignore[assignment]
-    own = await bot.store.list_characters(interaction.guild_id or 0, interaction.user.id)
-    return name_choices([c.name for c in own], current)
-
-
 # The cog -------------------------------------------------------------------------------
+
+
+class DeleteConfirm(ConfirmButton, template=confirm_template("delete_character")):
+    """Confirm of /character delete: the sheet is gone for good."""
+
+    what = "delete_character"
+    cancelled = "Nothing was deleted."
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        store: Store = interaction.client.store  # type: ignore[attr-defined]
+        user_id = interaction.user.id
+        character = await store.character_by_id(int(self.ref or 0))
+        if (
+            character is None
+            or character.owner_id != user_id
+            or character.guild_id != interaction.guild_id
+        ):
+            await interaction.response.edit_message(
+                content="That character is already gone.", view=None
+            )
+            return
+        assert character.id is not None
+        async with SHEET_LOCKS.hold(character.id):
+            await refuse_in_fight(store, character, "delete them")
+            await store.delete_character(character.guild_id, user_id, character.name)
+        await interaction.response.edit_message(
+            content=f"**{discord.utils.escape_markdown(character.name)}** is deleted.", view=None
+        )
 
 
 class Characters(
@@ -194,6 +172,12 @@ class Characters(
     def __init__(self, bot: Tablehand) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DeleteConfirm)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(DeleteConfirm)
 
     @property
     def store(self) -> Store:
@@ -324,7 +308,7 @@ class Characters(
                 setattr(character, field, new)
         if change is not None:
             # A Grit change is the table's business: announced like /grit.
-            await interaction.response.send_message(grit_change_text(change))
+            await interaction.response.send_message(grit_change_text(change, gm_view=True))
             return
         label = field.replace("_", " ")
         await interaction.response.send_message(
@@ -361,47 +345,12 @@ class Characters(
         guild_id, owner_id = self._owner(interaction)
         character = await find_own(self.store, guild_id, owner_id, name)
         assert character.id is not None
-        await self._refuse_in_fight(character)
+        await refuse_in_fight(self.store, character, "delete them")
         await interaction.response.send_message(
             f"Delete **{discord.utils.escape_markdown(character.name)}** for good?",
-            view=confirm_view("delete_character", owner_id, str(character.id)),
+            view=DeleteConfirm.view(owner_id, str(character.id)),
             ephemeral=True,
         )
-
-    # Buttons -------------------------------------------------------------------------
-
-    async def confirm_delete(self, interaction: discord.Interaction, ref: str) -> None:
-        """Carry out /character delete once its author confirmed."""
-        user_id = interaction.user.id
-        character = await self.store.character_by_id(int(ref or 0))
-        if (
-            character is None
-            or character.owner_id != user_id
-            or character.guild_id != interaction.guild_id
-        ):
-            await interaction.response.edit_message(
-                content="That character is already gone.", view=None
-            )
-            return
-        assert character.id is not None
-        async with SHEET_LOCKS.hold(character.id):
-            await self._refuse_in_fight(character)
-            await self.store.delete_character(character.guild_id, user_id, character.name)
-        await interaction.response.edit_message(
-            content=f"**{discord.utils.escape_markdown(character.name)}** is deleted.", view=None
-        )
-
-    async def _refuse_in_fight(self, character: Character) -> None:
-        assert character.id is not None
-        channel_id = await fight_holding(self.store, character.id)
-        if channel_id is not None:
-            raise RuleViolation(
-                f"{character.name} is in the fight in <#{channel_id}>; "
-                "delete them after they leave it."
-            )
-
-
-register_confirmation("delete_character", "Characters", "confirm_delete", "Nothing was deleted.")
 
 
 async def setup(bot: Tablehand) -> None:

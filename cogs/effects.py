@@ -2,7 +2,7 @@
 
 Who may: the GM for any combatant; a player for the combatants they control (their
 own Brace, a Cleanse on themself). The turn-start and turn-end bookkeeping runs from
-the round state machine through `bot.hooks`, which this cog's setup installs.
+the round state machine through `bot.hooks` (`bot.specials_hooks`).
 """
 
 from __future__ import annotations
@@ -19,15 +19,13 @@ from bot.render.effects import (
     applied_text,
     cleansed_text,
     effect_lines,
+    moved_log,
     movement_text,
     removed_text,
     special_text,
 )
 from bot.rules import specials as rules
-from bot.rules.encounter import NoHooks
-from bot.rules.models import Combatant
-from bot.specials_hooks import SpecialHooks
-from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices, glance
+from bot.table import AUTOCOMPLETE_LIMIT, at_table, combatant_choices, glance
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -40,14 +38,9 @@ class Effects(commands.Cog):
 
     effect = app_commands.Group(name="effect", description="Specials on combatants (Ruin, Root…)")
 
-    def __init__(self, bot: Tablehand, hooks: SpecialHooks) -> None:
+    def __init__(self, bot: Tablehand) -> None:
         self.bot = bot
-        self.hooks = hooks
-        self.book = hooks.book
-
-    async def cog_unload(self) -> None:
-        if self.bot.hooks is self.hooks:
-            self.bot.hooks = NoHooks()
+        self.book = bot.book
 
     # Autocomplete --------------------------------------------------------------------
 
@@ -115,18 +108,6 @@ class Effects(commands.Cog):
         assert isinstance(entry, Special)
         return entry
 
-    async def _reply(
-        self, interaction: discord.Interaction, table: Table, target: Combatant, text: str
-    ) -> None:
-        """Tell the channel (or only the GM, for a hidden NPC) and refresh the tracker."""
-        self.bot.trackers.touch(table.channel_id)
-        await interaction.response.send_message(text, ephemeral=target.hidden)
-
-    @staticmethod
-    def _log(table: Table, target: Combatant, text: str) -> None:
-        if not target.hidden:
-            table.log(text)
-
     # /effect -------------------------------------------------------------------------
 
     @effect.command(name="apply", description="Put a Special on a combatant (stacking rules apply)")
@@ -147,12 +128,9 @@ class Effects(commands.Cog):
     ) -> None:
         definition = self._special(special)
         async with at_table(interaction) as table:
-            target = table.acting_for(combatant)
+            target = table.pick(combatant, "act")
             applied = rules.apply_special(target, definition, x, source)
-            text = applied_text(applied)
-            if applied.changed:
-                self._log(table, target, text)
-        await self._reply(interaction, table, target, text)
+            table.say(applied_text(applied), about=target, log=applied.changed)
 
     @effect.command(name="cleanse", description="Cleanse(X): lower one eligible Special by X")
     @app_commands.describe(
@@ -166,11 +144,9 @@ class Effects(commands.Cog):
     ) -> None:
         definition = self._special(special)
         async with at_table(interaction) as table:
-            target = table.acting_for(combatant)
+            target = table.pick(combatant, "act")
             lowered = rules.cleanse_special(target, definition, x)
-            text = cleansed_text(target.name, x, lowered)
-            self._log(table, target, text)
-        await self._reply(interaction, table, target, text)
+            table.say(cleansed_text(target.name, x, lowered), about=target)
 
     @effect.command(name="remove", description="Take a Special off (or lower it by X)")
     @app_commands.describe(
@@ -188,11 +164,9 @@ class Effects(commands.Cog):
     ) -> None:
         definition = self._special(special)
         async with at_table(interaction) as table:
-            target = table.acting_for(combatant)
+            target = table.pick(combatant, "act")
             lowered = rules.remove_special(target, definition, x)
-            text = removed_text(target.name, lowered)
-            self._log(table, target, text)
-        await self._reply(interaction, table, target, text)
+            table.say(removed_text(target.name, lowered), about=target)
 
     @effect.command(name="list", description="Show Specials with X and source (only to you)")
     @app_commands.describe(combatant="One combatant, with each Special's effect (default: all)")
@@ -201,7 +175,7 @@ class Effects(commands.Cog):
         async with at_table(interaction) as table:
             encounter = table.encounter
             if combatant:
-                lines = effect_lines(table.combatant(combatant), self.book, detail=True)
+                lines = effect_lines(table.named(combatant), self.book, detail=True)
             else:
                 shown = [c for c in encounter.combatants if table.is_gm or not c.hidden]
                 lines = [line for c in shown for line in effect_lines(c, self.book)]
@@ -222,17 +196,16 @@ class Effects(commands.Cog):
         self, interaction: discord.Interaction, distance: int, combatant: str | None = None
     ) -> None:
         async with at_table(interaction) as table:
-            mover = table.acting_for(combatant)
+            mover = table.pick(combatant, "act")
             movement = rules.move(mover, distance, self.book)
             lacerate = None
-            moved = f"{mover.name} moves {distance} m."
             if movement.lacerate_damage:
-                self._log(table, mover, moved[:-1] + f" through Lacerate {movement.lacerate[0].x}.")
-                lacerate, _ = table.change_grit(mover, damage=movement.lacerate_damage)
-            else:
-                self._log(table, mover, moved)
-            text = movement_text(movement, lacerate)
-        await self._reply(interaction, table, mover, text)
+                lacerate = table.change_grit(mover, damage=movement.lacerate_damage, say=False)
+            table.say(
+                lambda gm_view: movement_text(movement, lacerate, gm_view=gm_view),
+                about=mover,
+                log=moved_log(movement, lacerate),
+            )
 
 
 def display(special: Special) -> str:
@@ -241,6 +214,4 @@ def display(special: Special) -> str:
 
 
 async def setup(bot: Tablehand) -> None:
-    hooks = SpecialHooks.from_catalogue(bot.catalogue)
-    bot.hooks = hooks
-    await bot.add_cog(Effects(bot, hooks))
+    await bot.add_cog(Effects(bot))

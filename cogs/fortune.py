@@ -8,76 +8,23 @@ told to the GM alone and kept out of the public log.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadInput, RuleViolation
-from bot.permissions import controls
-from bot.render.fortune import (
-    declared_text,
-    haste_text,
-    hold_text,
-    sacrifice_text,
-    undeclared_text,
-    wait_text,
-)
-from bot.render.turns import Announcement, announce
+from bot import turns
+from bot.render.fortune import declared_text, haste_text, sacrifice_text, undeclared_text
+from bot.render.turns import announce
 from bot.rules import declarations, fortune
-from bot.rules.models import Combatant
-from bot.table import Table, at_table, combatant_choices, glance, name_choices
+from bot.rules.models import DeclarationKind, LongActionKind, SacrificeFor
+from bot.table import at_table, combatant_choices, glance, name_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
-    from cogs.initiative import Initiative
 
 COMBATANT_HELP = "Who (default: your combatant; the GM may name any)"
-
-
-def _said(table: Table, combatant: Combatant, line: str) -> Announcement:
-    """Start an announcement with one line: public and logged, or the GM's alone if hidden."""
-    said = Announcement()
-    if combatant.hidden:
-        said.gm_note.append(line)
-    else:
-        said.public.append(line)
-        said.log.append((table.encounter.round, line))
-    return said
-
-
-def _then(said: Announcement, step: Announcement) -> Announcement:
-    """Append what a step did to an announcement."""
-    said.public.extend(step.public)
-    said.gm_note.extend(step.gm_note)
-    said.log.extend(step.log)
-    said.ping = step.ping
-    said.summary_round = step.summary_round
-    return said
-
-
-def _pick(table: Table, name: str | None, wanted: Callable[[Combatant], bool]) -> Combatant:
-    """Return the named combatant, else the caller's one `wanted` combatant, else their own."""
-    if name:
-        return table.acting_for(name)
-    gm = table.is_gm
-    candidates = [
-        c
-        for c in table.encounter.combatants
-        if wanted(c) and (controls(table.caller, c) or (gm and c.controller_id is None))
-    ]
-    if len(candidates) > 1:
-        names = ", ".join(c.name for c in candidates)
-        raise BadInput(f"Several of your combatants could ({names}); name one (`combatant`).")
-    if candidates:
-        return candidates[0]
-    return table.acting_for(None)  # refuses with the reason, or the rule says why not
-
-
-def _waiting(combatant: Combatant) -> bool:
-    return combatant.waiting
 
 
 async def _long_action_choices(
@@ -97,70 +44,16 @@ class Fortune(commands.Cog):
     def __init__(self, bot: Tablehand) -> None:
         self.bot = bot
 
-    async def _send(
-        self, interaction: discord.Interaction, table: Table, said: Announcement, gm: bool
-    ) -> None:
-        """Log the announcement, nudge the tracker and reply as /init next does."""
-        self.bot.trackers.touch(table.channel_id)
-        initiative: Initiative | None = self.bot.get_cog("Initiative")  # type: ignore[assignment]
-        if initiative is None:
-            raise RuleViolation("The initiative tracker is not available on this bot.")
-        await initiative.send_announcement(interaction, table.channel_id, said, gm)
-
-    @staticmethod
-    def _log(table: Table, said: Announcement) -> None:
-        for round_number, line in said.log:
-            table.state.log(round_number, line)
-
-    # Fortune options -----------------------------------------------------------------
-
-    async def _haste(self, interaction: discord.Interaction, name: str | None) -> None:
-        async with at_table(interaction) as table:
-            combatant = table.acting_for(name)
-            hasted = fortune.haste(table.encounter, combatant)
-            said = _said(table, combatant, haste_text(combatant, hasted))
-            self._log(table, said)
-            gm = table.is_gm
-        await self._send(interaction, table, said, gm)
-
-    async def _wait(self, interaction: discord.Interaction, name: str | None) -> None:
-        async with at_table(interaction) as table:
-            combatant = table.acting_for(name)
-            encounter = table.encounter
-            waited = fortune.wait(encounter, combatant, self.bot.hooks)
-            if waited.own_turn:
-                said = announce(encounter, waited.step)  # "Mira waits." and the next turn
-            else:
-                said = _said(table, combatant, wait_text(combatant))
-            self._log(table, said)
-            gm = table.is_gm
-        await self._send(interaction, table, said, gm)
-
-    async def _act(self, interaction: discord.Interaction, name: str | None) -> None:
-        async with at_table(interaction) as table:
-            combatant = _pick(table, name, _waiting)
-            encounter = table.encounter
-            said = announce(encounter, fortune.act(encounter, combatant))
-            self._log(table, said)
-            gm = table.is_gm
-        await self._send(interaction, table, said, gm)
-
-    async def _hold(self, interaction: discord.Interaction, name: str | None) -> None:
-        async with at_table(interaction) as table:
-            combatant = _pick(table, name, _waiting)
-            held = fortune.hold(table.encounter, combatant)
-            said = _said(table, combatant, hold_text(combatant, held))
-            self._log(table, said)
-            gm = table.is_gm
-        await self._send(interaction, table, said, gm)
-
     @app_commands.command(
         name="haste", description="Haste before initiative is rolled: +3 initiative, one action"
     )
     @app_commands.describe(combatant=COMBATANT_HELP)
     @app_commands.autocomplete(combatant=combatant_choices)
     async def haste(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
-        await self._haste(interaction, combatant)
+        async with at_table(interaction) as table:
+            chosen = table.pick(combatant, "act")
+            hasted = fortune.haste(table.encounter, chosen)
+            table.say(haste_text(chosen, hasted), about=chosen)
 
     @app_commands.command(
         name="wait", description="Wait: pass your turn and /act at any later moment this round"
@@ -168,7 +61,8 @@ class Fortune(commands.Cog):
     @app_commands.describe(combatant=COMBATANT_HELP)
     @app_commands.autocomplete(combatant=combatant_choices)
     async def wait_(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
-        await self._wait(interaction, combatant)
+        async with at_table(interaction) as table:
+            turns.wait(table, combatant)
 
     @app_commands.command(
         name="act", description="A waiting combatant acts now, inside the current turn"
@@ -176,7 +70,10 @@ class Fortune(commands.Cog):
     @app_commands.describe(combatant=COMBATANT_HELP)
     @app_commands.autocomplete(combatant=combatant_choices)
     async def act(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
-        await self._act(interaction, combatant)
+        async with at_table(interaction) as table:
+            chosen = table.pick(combatant, "act", wanted=lambda c: c.waiting)
+            encounter = table.encounter
+            table.announce(announce(encounter, fortune.act(encounter, chosen)))
 
     @app_commands.command(
         name="hold", description="A waiting combatant holds into next round: +10 initiative"
@@ -184,7 +81,8 @@ class Fortune(commands.Cog):
     @app_commands.describe(combatant=COMBATANT_HELP)
     @app_commands.autocomplete(combatant=combatant_choices)
     async def hold(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
-        await self._hold(interaction, combatant)
+        async with at_table(interaction) as table:
+            turns.hold(table, combatant)
 
     @app_commands.command(
         name="sacrifice", description="Give up an action for +3 to attack, defense or checks"
@@ -198,17 +96,14 @@ class Fortune(commands.Cog):
     async def sacrifice(
         self,
         interaction: discord.Interaction,
-        for_: Literal["attack", "defense", "check"] | None = None,
+        for_: SacrificeFor | None = None,
         combatant: str | None = None,
     ) -> None:
         async with at_table(interaction) as table:
-            chosen = table.acting_for(combatant)
+            chosen = table.pick(combatant, "act")
             encounter = table.encounter
             result = fortune.sacrifice_action(encounter, chosen, for_)
-            said = _said(table, chosen, sacrifice_text(chosen, result, encounter.round))
-            self._log(table, said)
-            gm = table.is_gm
-        await self._send(interaction, table, said, gm)
+            table.say(sacrifice_text(chosen, result, encounter.round), about=chosen)
 
     # Declarations --------------------------------------------------------------------
 
@@ -228,20 +123,17 @@ class Fortune(commands.Cog):
         self,
         interaction: discord.Interaction,
         action: app_commands.Range[str, 1, 100],
-        kind: Literal["primary", "sub", "movement", "fast", "long"] = "primary",
+        kind: DeclarationKind = "primary",
         rounds: app_commands.Range[int, 1, 100] | None = None,
-        long_type: Literal["focused", "cumulative"] | None = None,
+        long_type: LongActionKind | None = None,
         combatant: str | None = None,
     ) -> None:
         async with at_table(interaction) as table:
-            chosen = table.acting_for(combatant)
+            chosen = table.pick(combatant, "act")
             declared = declarations.declare(
                 table.encounter, chosen, action, kind, rounds=rounds, long_type=long_type
             )
-            said = _said(table, chosen, declared_text(chosen, declared))
-            self._log(table, said)
-            gm = table.is_gm
-        await self._send(interaction, table, said, gm)
+            table.say(declared_text(chosen, declared), about=chosen)
 
     @app_commands.command(
         name="undeclare", description="Withdraw this round's declaration (abandons a long action)"
@@ -252,22 +144,9 @@ class Fortune(commands.Cog):
         self, interaction: discord.Interaction, combatant: str | None = None
     ) -> None:
         async with at_table(interaction) as table:
-            chosen = table.acting_for(combatant)
+            chosen = table.pick(combatant, "act")
             undeclared = declarations.undeclare(table.encounter, chosen)
-            said = _said(table, chosen, undeclared_text(chosen, undeclared))
-            self._log(table, said)
-            gm = table.is_gm
-        await self._send(interaction, table, said, gm)
-
-    # The tracker's buttons (routed here by Initiative.tracker_button) ----------------
-
-    async def button_wait(self, interaction: discord.Interaction) -> None:
-        """Wait for the clicker's combatant (the GM's: the NPC whose turn it is)."""
-        await self._wait(interaction, None)
-
-    async def button_hold(self, interaction: discord.Interaction) -> None:
-        """Hold for the clicker's waiting combatant."""
-        await self._hold(interaction, None)
+            table.say(undeclared_text(chosen, undeclared), about=chosen)
 
 
 async def setup(bot: Tablehand) -> None:

@@ -1,10 +1,9 @@
 """/grit: show Grit, deal damage, heal, set it, shift the die [GAME.md §2, COMMANDS.md /grit].
 
-A name is looked up first among this channel's combatants (`Table.change_grit`, which
-logs the change), then among the caller's own characters on this server (the sheet's
-Grit outside combat, saved at once). Both go through `bot.rules.grit.change_grit`,
-the one function that writes Grit. The GM may change any combatant; a player only
-the combatants they control and their own characters.
+A name is looked up first among this channel's combatants (`Table.change_grit`: the
+fight's one Grit rule, said at the table), then among the caller's own characters on
+this server (the sheet's Grit outside combat, saved at once). The GM may change any
+combatant; a player only the combatants they control and their own characters.
 """
 
 from __future__ import annotations
@@ -19,15 +18,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BadInput, NotFound
-from bot.permissions import controls, require_act_for
+from bot.permissions import controls
 from bot.render.characters import grit_card
-from bot.render.grit import grit_change_text
-from bot.render.text import die_text, roll_breakdown
+from bot.render.grit import die_shift_text, grit_change_text
+from bot.render.text import roll_breakdown
 from bot.rules.dice import ExpressionRoll, check_expression, roll_expression
-from bot.rules.grit import GritChange, change_grit, core_die, die_of
+from bot.rules.grit import GritChange, change_grit, die_of
 from bot.rules.models import Character, Combatant
+from bot.sheets import character_choices, find_own, own_sheet, refuse_grit_in_fight
 from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
-from cogs.characters import character_choices, find_own, own_sheet, refuse_grit_in_fight
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -81,6 +80,12 @@ def _with_roll(line: str, roll: ExpressionRoll | None) -> str:
     return line if roll is None else f"🎲 {roll_breakdown(roll)}\n{line}"
 
 
+def _rolled(table: Table, roll: ExpressionRoll | None, target: Combatant) -> None:
+    """Show the dice an amount rolled, beside the change (not in the round log)."""
+    if roll is not None:
+        table.say(f"🎲 {roll_breakdown(roll)}", about=target, log=False)
+
+
 # Autocomplete --------------------------------------------------------------------------
 
 
@@ -108,18 +113,6 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         self.bot = bot
         super().__init__()
 
-    # Look-ups ------------------------------------------------------------------------
-
-    @staticmethod
-    def _combatant(table: Table, name: str) -> Combatant | None:
-        """Return the named combatant of this channel's encounter, or None (then: a sheet)."""
-        if table.state.encounter is None:
-            return None
-        try:
-            return table.combatant(name)
-        except NotFound:
-            return None
-
     async def _own_character(
         self, interaction: discord.Interaction, name: str, in_encounter: bool
     ) -> Character:
@@ -141,17 +134,16 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         name: str,
         in_encounter: bool,
         write: Callable[[Character], tuple[GritChange, ExpressionRoll | None]],
-    ) -> tuple[GritChange, ExpressionRoll | None]:
-        """Change the Grit of the caller's own character outside combat, and save it."""
+    ) -> None:
+        """Change the Grit of the caller's own character outside combat, save it, and say so."""
         await self._own_character(interaction, name, in_encounter)
         guild_id = interaction.guild_id or 0
         async with own_sheet(self.bot.store, guild_id, interaction.user.id, name) as character:
             await refuse_grit_in_fight(self.bot.store, character)
-            return write(character)
-
-    async def _reply(self, interaction: discord.Interaction, text: str, *, private: bool) -> None:
-        # A hidden NPC's changes go to the GM alone; everything else is the table's business.
-        await interaction.response.send_message(text, ephemeral=private)
+            change, roll = write(character)
+        # A sheet is a player's own character: its numbers are no secret.
+        text = _with_roll(grit_change_text(change, gm_view=True), roll)
+        await interaction.response.send_message(text)
 
     # Commands ------------------------------------------------------------------------
 
@@ -164,11 +156,12 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         async with at_table(interaction) as table:
             encounter = table.state.encounter
             target: Combatant | None = None
-            if encounter is not None:
-                if combatant:
-                    target = self._combatant(table, combatant)
-                elif any(controls(table.caller, c) for c in encounter.combatants):
-                    target = table.own_combatant()
+            if combatant:
+                target = table.find(combatant)
+            elif encounter is not None and any(
+                controls(table.caller, c) for c in encounter.combatants
+            ):
+                target = table.pick(None, "look")
             gm = table.is_gm
         if target is not None:
             embed = grit_card(target, exact=gm or not target.is_npc)
@@ -221,23 +214,21 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         check_amount(amount)  # a malformed amount is refused before anything is looked up
         rng = self.bot.rng
         async with at_table(interaction) as table:
-            target = self._combatant(table, name)
+            target = table.find(name)
             if target is not None:
-                require_act_for(table.caller, target, table.encounter, table.settings)
+                table.require(target, "act")
                 value, roll = roll_amount(amount, rng)
-                _, line = table.change_grit(target, **{kind: value})
+                _rolled(table, roll, target)
+                table.change_grit(target, **{kind: value})
             in_encounter = table.state.encounter is not None
         if target is not None:
-            self.bot.trackers.touch(table.channel_id)
-            await self._reply(interaction, _with_roll(line, roll), private=target.hidden)
             return
 
         def write(character: Character) -> tuple[GritChange, ExpressionRoll | None]:
             value, roll = roll_amount(amount, rng)
             return change_grit(character, **{kind: value}), roll
 
-        change, roll = await self._change_sheet(interaction, name, in_encounter, write)
-        await self._reply(interaction, _with_roll(grit_change_text(change), roll), private=False)
+        await self._change_sheet(interaction, name, in_encounter, write)
 
     @app_commands.command(name="set", description="Set Grit (and optionally its maximum)")
     @app_commands.describe(
@@ -262,23 +253,20 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                 )
 
         async with at_table(interaction) as table:
-            target = self._combatant(table, combatant)
+            target = table.find(combatant)
             if target is not None:
-                require_act_for(table.caller, target, table.encounter, table.settings)
+                table.require(target, "act")
                 within(target)
-                _, line = table.change_grit(target, set_to=value, max_grit=max)
+                table.change_grit(target, set_to=value, max_grit=max)
             in_encounter = table.state.encounter is not None
         if target is not None:
-            self.bot.trackers.touch(table.channel_id)
-            await self._reply(interaction, line, private=target.hidden)
             return
 
         def write(character: Character) -> tuple[GritChange, ExpressionRoll | None]:
             within(character)
             return change_grit(character, set_to=value, max_grit=max), None
 
-        change, _ = await self._change_sheet(interaction, combatant, in_encounter, write)
-        await self._reply(interaction, grit_change_text(change), private=False)
+        await self._change_sheet(interaction, combatant, in_encounter, write)
 
     @app_commands.command(
         name="modifier", description="Shift a combatant's die down by situational levels"
@@ -295,31 +283,10 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         levels: app_commands.Range[int, 0, MAX_SHIFT],
     ) -> None:
         async with at_table(interaction) as table:
-            target = table.acting_for(combatant)
+            target = table.pick(combatant, "act")
             before = die_of(target)
             target.die_shift = levels
-            after = die_of(target)
-            natural = die_text(core_die(target.grit))
-            steps = "one level" if levels == 1 else f"{levels} levels"
-            if after is None:
-                line = (
-                    f"{target.name} is Broken; once Grit is restored, the die shifts {steps} down."
-                    if levels
-                    else f"{target.name}'s die modifier is cleared."
-                )
-            elif levels == 0:
-                line = f"{target.name}'s die modifier is cleared — rolls {die_text(after)}."
-            else:
-                line = (
-                    f"{target.name}'s die shifts {steps} down — now rolls {die_text(after)} "
-                    f"(from {natural})."
-                )
-                if before == after:
-                    line += " The die was already that low."
-            if not target.hidden:
-                table.log(line)
-        self.bot.trackers.touch(table.channel_id)
-        await self._reply(interaction, line, private=target.hidden)
+            table.say(die_shift_text(target, before, levels), about=target)
 
 
 async def setup(bot: Tablehand) -> None:

@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import turns
 from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
-from bot.permissions import controls
-from bot.render.tracker import ended_embed, tracker_embed
-from bot.render.turns import Announcement, announce, summary_embed
+from bot.render.tracker import ended_embed, standings_lines, tracker_embed
+from bot.render.turns import announce, summary_embed
 from bot.rules import encounter as flow
-from bot.rules.models import Combatant, Encounter
-from bot.table import Table, at_table, combatant_choices, mention_allowed
-from bot.views import confirm_view
-from cogs.characters import character_choices
+from bot.rules.models import (
+    Combatant,
+    DefaultDefense,
+    Encounter,
+    Flow,
+    InitiativeMode,
+    Side,
+)
+from bot.sheets import character_choices
+from bot.table import Table, at_table, combatant_choices
+from bot.views import ConfirmButton, confirm_template
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -31,6 +38,51 @@ def _tags(text: str | None) -> list[str]:
     return [tag.strip() for tag in (text or "").split(",") if tag.strip()][:10]
 
 
+def _write_back(table: Table, combatant: Combatant) -> None:
+    """Write a character's fight Grit back to its sheet when it leaves or the fight ends."""
+    if combatant.character_id is not None:
+        table.state.write_back(
+            combatant.character_id, combatant.grit, combatant.max_grit, combatant.injuries
+        )
+
+
+class EndConfirm(ConfirmButton, template=confirm_template("end")):
+    """Confirm of /init end: the fight's Grit goes back to the sheets, the tracker retires."""
+
+    what = "end"
+    cancelled = "The encounter goes on."
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        async with at_table(interaction) as table:
+            table.require_gm("end the encounter")
+            ended = None if table.state.damaged else table.encounter
+            if ended is not None:
+                if str(ended.tracker_message_id or 0) != self.ref:
+                    raise RuleViolation("That encounter is already over.")
+                for combatant in ended.combatants:
+                    _write_back(table, combatant)
+                entries = await table.state.round_log(ended.round)
+            table.state.encounter = None
+        if ended is None:
+            await interaction.response.edit_message(
+                content="The damaged encounter is cleared.", view=None
+            )
+            return
+        # Answer first: the tracker's edit and unpin are slow calls.
+        await interaction.response.edit_message(content="Encounter ended.", view=None)
+        lines = standings_lines(ended)
+        bot: Tablehand = interaction.client  # type: ignore[assignment]
+        if ended.tracker_message_id is not None:
+            await bot.trackers.retire(
+                table.channel_id, ended.tracker_message_id, ended_embed(ended, lines)
+            )
+        embeds = [summary_embed(ended.round, entries)] if entries else []
+        await interaction.followup.send(
+            f"**The encounter is over** after round {ended.round}.\n" + "\n".join(lines),
+            embeds=embeds,
+        )
+
+
 class Initiative(
     commands.GroupCog, group_name="init", group_description="The encounter and its tracker"
 ):
@@ -40,35 +92,11 @@ class Initiative(
         self.bot = bot
         super().__init__()
 
-    # Replies -------------------------------------------------------------------------
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(turns.TrackerButton, EndConfirm)
 
-    async def _announce(
-        self, interaction: discord.Interaction, table_channel: int, said: Announcement, gm: bool
-    ) -> None:
-        """Send a step's announcement: public text pinging the actor, the GM's note privately."""
-        embeds = []
-        if said.summary_round is not None:
-            async with self.bot.store.channel(table_channel) as state:
-                entries = await state.round_log(said.summary_round)
-            embeds.append(summary_embed(said.summary_round, entries))
-        public = "\n".join(said.public)
-        if said.ping is not None and said.public:
-            public += f" <@{said.ping}>"
-        note = "\n".join(said.gm_note) if gm else ""
-        if public or embeds:
-            await interaction.response.send_message(
-                public or None, embeds=embeds, allowed_mentions=mention_allowed(said.ping)
-            )
-            if note:
-                await interaction.followup.send(note, ephemeral=True)
-        else:
-            await interaction.response.send_message(note or "Done.", ephemeral=True)
-
-    async def send_announcement(
-        self, interaction: discord.Interaction, table_channel: int, said: Announcement, gm: bool
-    ) -> None:
-        """Send another cog's step as /init next would (Fortune's /wait, /act, /hold)."""
-        await self._announce(interaction, table_channel, said, gm)
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(turns.TrackerButton, EndConfirm)
 
     # Commands ------------------------------------------------------------------------
 
@@ -84,9 +112,9 @@ class Initiative(
     async def start(
         self,
         interaction: discord.Interaction,
-        mode: Literal["fortune", "finesse", "sides", "once"] = "fortune",
-        flow: Literal["compact", "full"] = "compact",
-        ambush: Literal["party", "foes"] | None = None,
+        mode: InitiativeMode = "fortune",
+        flow: Flow = "compact",
+        ambush: Side | None = None,
         ambush_roll: bool = False,
     ) -> None:
         if ambush_roll and ambush is None:
@@ -109,28 +137,29 @@ class Initiative(
                 round=0 if ambush else 1,
                 phase="start" if flow == "full" else "declaration",
             )
-            try:
-                encounter.tracker_message_id = await self.bot.trackers.post(
-                    table.channel_id, encounter
-                )
-            except discord.Forbidden:
-                raise NotAllowed(
-                    "I may not post in this channel: give Tablehand Send Messages, Embed Links "
-                    "and Manage Messages here."
-                ) from None
-            except discord.HTTPException as error:
-                # Discord failed, not the command: the tracker is posted on the next change.
-                log.warning("posting the tracker in %s failed: %s", table.channel_id, error)
+            await self._post_tracker(table, encounter)
             table.state.encounter = encounter
-            table.log(f"{interaction.user.display_name} opens the encounter ({mode}, {flow}).")
-        if encounter.tracker_message_id is None:
-            self.bot.trackers.touch(table.channel_id)
-        opening = "Round zero: the ambush" if ambush else "Round 1"
-        await interaction.response.send_message(
-            f"Encounter started — mode **{mode}**, flow **{flow}**. {opening}. "
-            "The GM adds foes with `/init add`, players `/init join`; "
-            "`/init next` starts the turns. The tracker is pinned in this channel."
-        )
+            table.note(f"{interaction.user.display_name} opens the encounter ({mode}, {flow}).")
+            opening = "Round zero: the ambush" if ambush else "Round 1"
+            table.say(
+                f"Encounter started — mode **{mode}**, flow **{flow}**. {opening}. "
+                "The GM adds foes with `/init add`, players `/init join`; "
+                "`/init next` starts the turns. The tracker is pinned in this channel.",
+                log=False,
+            )
+
+    async def _post_tracker(self, table: Table, encounter: Encounter) -> None:
+        """Post and pin a new encounter's tracker; a failure of Discord's leaves it for later."""
+        try:
+            encounter.tracker_message_id = await self.bot.trackers.post(table.channel_id, encounter)
+        except discord.Forbidden:
+            raise NotAllowed(
+                "I may not post in this channel: give Tablehand Send Messages, Embed Links "
+                "and Manage Messages here."
+            ) from None
+        except discord.HTTPException as error:
+            # Discord failed, not the command: the tracker is posted on the next change.
+            log.warning("posting the tracker in %s failed: %s", table.channel_id, error)
 
     @app_commands.command(
         name="add", description="Add NPCs (or, with controller, a player's combatant)"
@@ -155,12 +184,12 @@ class Initiative(
         initiative_bonus: app_commands.Range[int, -50, 50] = 0,
         count: app_commands.Range[int, 1, flow.MAX_COMBATANTS] = 1,
         hidden: bool = False,
-        side: Literal["party", "foes"] | None = None,
+        side: Side | None = None,
         controller: discord.Member | None = None,
         mastery_rank: app_commands.Range[int, 1, 10] = 1,
         crit_range: app_commands.Range[int, 1, 10] = 1,
         tags: app_commands.Range[str, 0, 200] | None = None,
-        default_defense: Literal["auto", "block", "dodge", "break_away", "take_cover"] = "auto",
+        default_defense: DefaultDefense = "auto",
     ) -> None:
         if grit is not None and grit > max_grit:
             raise BadInput(f"Grit {grit} is above max_grit {max_grit}.")
@@ -190,17 +219,13 @@ class Initiative(
                 )
                 flow.add_combatant(encounter, combatant, self.bot.rng)
                 added.append(combatant)
-                if not hidden:
-                    table.log(f"{combatant.name} joins the fight.")
-        names = ", ".join(c.name for c in added)
-        self.bot.trackers.touch(table.channel_id)
-        if hidden:
-            await interaction.response.send_message(
-                f"Added hidden: {names}. Players do not see them until `/init reveal`.",
-                ephemeral=True,
-            )
-        else:
-            await interaction.response.send_message(f"Added {names}.")
+                table.note(f"{combatant.name} joins the fight.", about=combatant)
+            names = ", ".join(c.name for c in added)
+            if hidden:
+                text = f"Added hidden: {names}. Players do not see them until `/init reveal`."
+            else:
+                text = f"Added {names}."
+            table.say(text, about=added, log=False)
 
     @app_commands.command(name="join", description="Join the fight with your character")
     @app_commands.describe(
@@ -264,46 +289,27 @@ class Initiative(
             if mine:
                 raise RuleViolation(f"{mine[0].name} is already in this fight.")
             flow.add_combatant(encounter, combatant, self.bot.rng)
-            table.log(f"{combatant.name} joins the fight.")
-        self.bot.trackers.touch(table.channel_id)
-        await interaction.response.send_message(f"**{combatant.name}** joins the fight.")
+            table.say(f"**{combatant.name}** joins the fight.", about=combatant)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight")
     @app_commands.autocomplete(combatant=combatant_choices)
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
         async with at_table(interaction) as table:
             encounter = table.gm("remove combatants")
-            leaving = table.combatant(combatant)
+            leaving = table.named(combatant)
             was_acting = flow.current_actor(encounter) is leaving
             step = flow.remove_combatant(encounter, leaving, self.bot.hooks)
-            self._write_back(table, leaving)
-            if not leaving.hidden:
-                table.log(f"{leaving.name} leaves the fight.")
-            said = announce(encounter, step) if was_acting else Announcement()
-            self._log(table, said)
-        self.bot.trackers.touch(table.channel_id)
-        said.public.insert(0, f"{leaving.name} leaves the fight.")
-        await self._announce(interaction, table.channel_id, said, gm=True)
+            _write_back(table, leaving)
+            table.say(f"{leaving.name} leaves the fight.", about=leaving)
+            if was_acting:
+                table.announce(announce(encounter, step))
 
     @app_commands.command(
         name="next", description="End the current turn (or phase) and start the next"
     )
     async def next(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            encounter = table.encounter
-            actor = flow.current_actor(encounter)
-            if not table.is_gm and (actor is None or not controls(table.caller, actor)):
-                if actor is None:
-                    raise NotAllowed("Only the GM can start the turns or step the phase.")
-                raise NotAllowed(
-                    f"It is {actor.name}'s turn; only its player or the GM can end it."
-                )
-            step = flow.advance(encounter, self.bot.rng, self.bot.hooks)
-            said = announce(encounter, step)
-            self._log(table, said)
-            gm = table.is_gm
-        self.bot.trackers.touch(table.channel_id)
-        await self._announce(interaction, table.channel_id, said, gm=gm)
+            turns.end_turn(table)
 
     @app_commands.command(name="prev", description="Step back one turn (nothing ticks again)")
     async def prev(self, interaction: discord.Interaction) -> None:
@@ -311,19 +317,17 @@ class Initiative(
             encounter = table.gm("step back a turn")
             step = flow.retreat(encounter)
             actor = flow.by_id(encounter, step.current) if step.current else None
-        self.bot.trackers.touch(table.channel_id)
-        name = actor.name if actor and not actor.hidden else "the previous combatant"
-        await interaction.response.send_message(f"Stepped back: it is {name}'s turn again.")
+            table.say(
+                f"Stepped back: it is {actor.name if actor else 'nobody'}'s turn again.",
+                about=actor,
+                log=False,
+            )
 
     @app_commands.command(name="round", description="End the round now")
     async def round(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
             encounter = table.gm("end the round")
-            step = flow.end_round(encounter, self.bot.hooks)
-            said = announce(encounter, step)
-            self._log(table, said)
-        self.bot.trackers.touch(table.channel_id)
-        await self._announce(interaction, table.channel_id, said, gm=True)
+            table.announce(announce(encounter, flow.end_round(encounter, self.bot.hooks)))
 
     @app_commands.command(
         name="move", description="Put a combatant at another place in this round's order"
@@ -337,34 +341,29 @@ class Initiative(
     ) -> None:
         async with at_table(interaction) as table:
             encounter = table.gm("reorder the turns")
-            moving = table.combatant(combatant)
+            moving = table.named(combatant)
             flow.move_combatant(encounter, moving, position)
-            if not moving.hidden:
-                table.log(f"The GM moves {moving.name} to place {position}.")
-        self.bot.trackers.touch(table.channel_id)
-        await interaction.response.send_message(f"{moving.name} now acts at place {position}.")
+            table.say(
+                f"{moving.name} now acts at place {position}.",
+                about=moving,
+                log=f"The GM moves {moving.name} to place {position}.",
+            )
 
     @app_commands.command(name="list", description="Show the whole tracker (only to you)")
     async def list(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            encounter = table.encounter
-            gm = table.is_gm
-        await interaction.response.send_message(
-            embed=tracker_embed(encounter, gm_view=gm), ephemeral=True
-        )
+            table.tell(embed=tracker_embed(table.encounter, gm_view=table.is_gm))
 
     @app_commands.command(name="reveal", description="Show a hidden NPC to the players")
     @app_commands.autocomplete(combatant=combatant_choices)
     async def reveal(self, interaction: discord.Interaction, combatant: str) -> None:
         async with at_table(interaction) as table:
             table.gm("reveal combatants")
-            shown = table.combatant(combatant)
+            shown = table.named(combatant)
             if not shown.hidden:
                 raise RuleViolation(f"{shown.name} is not hidden.")
             shown.hidden = False
-            table.log(f"{shown.name} is revealed.")
-        self.bot.trackers.touch(table.channel_id)
-        await interaction.response.send_message(f"**{shown.name}** is revealed!")
+            table.say(f"**{shown.name}** is revealed!", about=shown)
 
     @app_commands.command(name="end", description="End the encounter (asks to confirm)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -377,91 +376,9 @@ class Initiative(
         await interaction.response.send_message(
             "End this encounter? The tracker is unpinned and the fight's Grit is written back "
             "to the characters.",
-            view=confirm_view("end", interaction.user.id, ref),
+            view=EndConfirm.view(interaction.user.id, ref),
             ephemeral=True,
         )
-
-    # Buttons -------------------------------------------------------------------------
-
-    async def confirm_end(self, interaction: discord.Interaction, ref: str) -> None:
-        """Carry out /init end once its author confirmed."""
-        async with at_table(interaction) as table:
-            table.require_gm("end the encounter")
-            if table.state.damaged:
-                table.state.encounter = None
-                ended = None
-            else:
-                ended = table.encounter
-                if str(ended.tracker_message_id or 0) != ref:
-                    raise RuleViolation("That encounter is already over.")
-                for combatant in ended.combatants:
-                    self._write_back(table, combatant)
-                summary = await table.state.round_log(ended.round)
-                table.state.encounter = None
-        if ended is None:
-            await interaction.response.edit_message(
-                content="The damaged encounter is cleared.", view=None
-            )
-            return
-        lines = _final_summary(ended)
-        if ended.tracker_message_id is not None:
-            await self.bot.trackers.retire(
-                table.channel_id, ended.tracker_message_id, ended_embed(ended, lines)
-            )
-        await interaction.response.edit_message(content="Encounter ended.", view=None)
-        embeds = [summary_embed(ended.round, summary)] if summary else []
-        await interaction.followup.send(
-            f"**The encounter is over** after round {ended.round}.\n" + "\n".join(lines),
-            embeds=embeds,
-        )
-
-    async def tracker_button(self, interaction: discord.Interaction, action: str) -> None:
-        """Handle Next / Wait / Hold on the pinned tracker, with the commands' permissions."""
-        bot = self.bot
-        encounter = await bot.store.peek(interaction.channel_id or 0)
-        message = interaction.message
-        if encounter is None or message is None or encounter.tracker_message_id != message.id:
-            await interaction.response.edit_message(view=None)
-            await interaction.followup.send(
-                "This encounter is over; its buttons no longer do anything.", ephemeral=True
-            )
-            return
-        if action == "next":
-            await self.next.callback(self, interaction)  # type: ignore[arg-type]
-            return
-        fortune = bot.get_cog("Fortune")
-        if fortune is None:
-            raise RuleViolation("Wait and Hold are not available on this bot.")
-        await getattr(fortune, f"button_{action}")(interaction)
-
-    # Internals -----------------------------------------------------------------------
-
-    @staticmethod
-    def _log(table: Table, said: Announcement) -> None:
-        for round_number, line in said.log:
-            table.state.log(round_number, line)
-
-    @staticmethod
-    def _write_back(table: Table, combatant: Combatant) -> None:
-        """Write a character's fight Grit back to its sheet when it leaves or the fight ends."""
-        if combatant.character_id is not None:
-            table.state.write_back(
-                combatant.character_id, combatant.grit, combatant.max_grit, combatant.injuries
-            )
-
-
-def _final_summary(encounter: Encounter) -> list[str]:
-    """Return who is standing and who is Broken when the fight ends."""
-    standing = [c for c in encounter.combatants if not flow.is_broken(c) and not c.hidden]
-    broken = [c for c in encounter.combatants if flow.is_broken(c) and not c.hidden]
-    lines = []
-    if standing:
-        lines.append(
-            "Standing: " + ", ".join(f"{c.name} ({c.grit}/{c.max_grit})" for c in standing)
-        )
-    if broken:
-        lines.append("Broken: " + ", ".join(c.name for c in broken))
-    return lines
 
 
 async def setup(bot: Tablehand) -> None:

@@ -1,28 +1,25 @@
 """Attacks, rolls and checks in words: the attack prompt, the resolution, /roll and /check.
 
-One renderer for each: the cog hands over results (data) and gets back what to send.
-The defense and counter buttons live here too, beside the messages that carry them;
-they route clicks to the Attacks cog by custom_id, so they work after a restart.
+One renderer for each: the flow hands over results (data) and gets back what to send.
+The buttons that go with them live beside their handlers, in `bot.attacks`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import discord
 
+from bot.render.grit import grit_change_text
 from bot.render.text import die_text, roll_breakdown
-from bot.rules.attack_flow import NoChoice
-from bot.rules.attacks import AttackResult, AttackRoll, AttackSpec, DefenseRoll
+from bot.rules.attack_flow import Settled
+from bot.rules.attacks import AttackResult, AttackRoll, AttackSpec, DefenseRoll, NoChoice
 from bot.rules.checks import CheckResult, level_name
 from bot.rules.dice import CoreRoll, ExpressionRoll
 from bot.rules.hit_bonus import HitBonus
-from bot.rules.long_actions import LongActionInterrupted
 from bot.rules.models import DefenseStrategy
 from bot.rules.results import Modifier
-from bot.views import CogButton
 
 HIT_COLOUR = discord.Colour.red()
 CRITICAL_COLOUR = discord.Colour.gold()
@@ -43,12 +40,8 @@ STYLE_NAMES = {
     "thrown": "thrown",
     "unarmed": "unarmed",
 }
-NO_DEFENSE = {
-    "counter": "counter-attacked",
-    "focused_long_action": "focused on a long action",
-    "broken": "Broken",
-    "fixed_object": "a fixed object",
-}
+# Why the defender was not asked, as the result's description says it (and the defense
+# line, for a defense with no roll).
 NO_CHOICE_NOTES: dict[NoChoice, str] = {
     "critical": "no defense roll: a Critical hits automatically",
     "risk_failure": "no defense roll: a Risk failure misses automatically",
@@ -57,6 +50,13 @@ NO_CHOICE_NOTES: dict[NoChoice, str] = {
     "focused_long_action": "focused on a long action: no defense",
     "cumulative_long_action": "busy with a cumulative long action: hit automatically",
     "broken": "Broken: no defense",
+    "fixed_object": "a fixed object: defense 3 + range",
+}
+NO_DEFENSE: dict[NoChoice, str] = {
+    "counter": "counter-attacked",
+    "focused_long_action": "focused on a long action",
+    "broken": "Broken",
+    "fixed_object": "a fixed object",
 }
 
 
@@ -241,16 +241,6 @@ def prompt_embed(prompt: Prompt) -> discord.Embed:
     return embed
 
 
-def prompt_view(prompt: Prompt) -> discord.ui.View:
-    """Return the defense buttons: each strategy that fits, and Sacrifice +3 when allowed."""
-    view = discord.ui.View(timeout=None)
-    for strategy in prompt.strategies:
-        view.add_item(DefenseButton(prompt.attack_id, strategy))
-    if prompt.sacrifice_offered and not prompt.sacrificed:
-        view.add_item(DefenseButton(prompt.attack_id, "sacrifice"))
-    return view
-
-
 def answered_text(defender: str, how: str) -> str:
     """Return what a prompt says once answered: who chose what; the result follows below."""
     return f"**{defender}** defended: {how}. The result is below."
@@ -266,20 +256,21 @@ def decided_text(defender: str, how: str) -> str:
 
 @dataclass
 class Resolution:
-    """A resolved attack and what it did to the defender."""
+    """A settled attack as the result shows it: names, how it was defended, extra notes."""
 
     attacker: str
     defender: str
-    spec: AttackSpec
-    result: AttackResult
+    settled: Settled
     how: str  # "Block, chosen by bob", "Block, the default after the timeout", why no choice
-    bonuses: list[HitBonus] = field(default_factory=list)
-    grit_text: str | None = None  # the Grit change as /grit damage words it
-    durability_after: int | None = None
-    stamina_after: int | None = None
-    long_action: LongActionInterrupted | None = None
     notes: list[str] = field(default_factory=list)
-    counter_id: str | None = None  # an open counter-attack: the Counter button's id
+
+    @property
+    def spec(self) -> AttackSpec:
+        return self.settled.spec
+
+    @property
+    def result(self) -> AttackResult:
+        return self.settled.result
 
 
 def _title(resolution: Resolution) -> tuple[str, discord.Colour]:
@@ -294,7 +285,7 @@ def _title(resolution: Resolution) -> tuple[str, discord.Colour]:
     return f"{resolution.attacker} {counter} {resolution.defender} — {verdict}", colour
 
 
-def resolution_embed(resolution: Resolution) -> discord.Embed:
+def resolution_embed(resolution: Resolution, *, gm_view: bool) -> discord.Embed:
     """Render the resolution: dice, attribute, modifiers, Risk, defense, outcome, damage, Grit."""
     result = resolution.result
     title, colour = _title(resolution)
@@ -311,11 +302,13 @@ def resolution_embed(resolution: Resolution) -> discord.Embed:
         inline=False,
     )
     if result.hit:
+        bonuses = resolution.settled.bonuses
         embed.add_field(
-            name="Damage", value=damage_text(result, resolution.bonuses)[:FIELD_LIMIT], inline=False
+            name="Damage", value=damage_text(result, bonuses)[:FIELD_LIMIT], inline=False
         )
-    if resolution.grit_text is not None:
-        embed.add_field(name="Grit", value=resolution.grit_text, inline=False)
+    if resolution.settled.grit is not None:
+        grit = grit_change_text(resolution.settled.grit, gm_view=gm_view)
+        embed.add_field(name="Grit", value=grit, inline=False)
     notes = _notes(resolution)
     if notes:
         embed.add_field(name="Notes", value="\n".join(notes)[:FIELD_LIMIT], inline=False)
@@ -323,19 +316,19 @@ def resolution_embed(resolution: Resolution) -> discord.Embed:
 
 
 def _notes(resolution: Resolution) -> list[str]:
-    result, defender = resolution.result, resolution.defender
+    result, defender, settled = resolution.result, resolution.defender, resolution.settled
     notes = list(resolution.notes)
-    if result.durability_loss and resolution.durability_after is not None:
+    if result.durability_loss and settled.durability_after is not None:
         notes.append(
             f"{defender}'s blocking item loses {result.durability_loss} durability "
-            f"(now {resolution.durability_after})."
+            f"(now {settled.durability_after})."
         )
-    if result.stamina_spent and resolution.stamina_after is not None:
+    if result.stamina_spent and settled.stamina_after is not None:
         notes.append(
             f"{defender} spends {result.stamina_spent} stamina to dodge "
-            f"(now {resolution.stamina_after})."
+            f"(now {settled.stamina_after})."
         )
-    interrupted = resolution.long_action
+    interrupted = settled.long_action
     if interrupted is not None:
         if interrupted.kind == "focused":
             notes.append(
@@ -364,71 +357,6 @@ def resolution_log(resolution: Resolution) -> str:
         outcome = f"{result.attack_value} vs {result.defense_value}, {result.outcome}"
     damage = f" for {result.damage_dealt}" if result.hit else ""
     return f"{head}: {outcome}{damage}."
-
-
-def counter_view(attack_id: str) -> discord.ui.View:
-    """Return the Counter button offered after a natural 1."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(CounterButton(attack_id))
-    return view
-
-
-# Buttons.
-
-DEFENSE_LABELS = {**STRATEGY_NAMES, "sacrifice": "Sacrifice +3"}
-
-
-class DefenseButton(
-    CogButton,
-    template=r"th:defend:(?P<attack>[\w-]+):(?P<choice>block|dodge|break_away|take_cover|sacrifice)",
-):
-    """One defense strategy (or Sacrifice +3) on an attack prompt."""
-
-    cog = "Attacks"
-    handler = "defense_button"
-
-    def __init__(self, attack_id: str, choice: str) -> None:
-        style = (
-            discord.ButtonStyle.success if choice == "sacrifice" else discord.ButtonStyle.primary
-        )
-        super().__init__(
-            discord.ui.Button(
-                label=DEFENSE_LABELS[choice],  # type: ignore[index]
-                style=style,
-                custom_id=f"th:defend:{attack_id}:{choice}",
-            ),
-            attack_id=attack_id,
-            choice=choice,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> DefenseButton:
-        return cls(match["attack"], match["choice"])
-
-
-class CounterButton(CogButton, template=r"th:counter:(?P<attack>[\w-]+)"):
-    """The counter-attack a natural 1 offers its defender."""
-
-    cog = "Attacks"
-    handler = "counter_button"
-
-    def __init__(self, attack_id: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Counter",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"th:counter:{attack_id}",
-            ),
-            attack_id=attack_id,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> CounterButton:
-        return cls(match["attack"])
 
 
 # /roll and /check.

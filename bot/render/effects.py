@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.catalogue.models import Special
 from bot.render.grit import grit_change_text
 from bot.rules.grit import GritChange
@@ -35,11 +37,7 @@ def lowered_text(lowered: Lowered) -> str:
     return f"{text} (ends)" if lowered.ended else text
 
 
-def _grit(change: GritChange) -> str:
-    return grit_change_text(change)
-
-
-def turn_start_text(effects: TurnStartEffects) -> str | None:
+def turn_start_text(effects: TurnStartEffects, *, gm_view: bool) -> str | None:
     """Return one line for what a combatant's Specials did at its turn start, if anything."""
     if effects.empty:
         return None
@@ -48,7 +46,7 @@ def turn_start_text(effects: TurnStartEffects) -> str | None:
     for tick in effects.ticks:
         label = f"{tick.special} {tick.x}"
         if tick.grit is not None:
-            parts.append(f"{label}: {_grit(tick.grit)}")
+            parts.append(f"{label}: {grit_change_text(tick.grit, gm_view=gm_view)}")
         elif tick.kind == "stress":
             parts.append(
                 f"{label}: {name} takes {tick.x} Stress "
@@ -66,15 +64,14 @@ def turn_start_text(effects: TurnStartEffects) -> str | None:
     return f"{name}'s Specials — " + " ".join(parts)
 
 
-def turn_end_text(effects: TurnEndEffects | None) -> str | None:
+def turn_end_text(effects: TurnEndEffects | None, *, gm_view: bool) -> str | None:
     """Return one line for what a combatant's Specials did at its turn end, if anything."""
     if effects is None or effects.empty:
         return None
     parts = []
     if effects.slow is not None:
-        parts.append(
-            f"Slow {effects.slow.x}: it did not move 1 m this turn; {_grit(effects.slow.grit)}"
-        )
+        grit = grit_change_text(effects.slow.grit, gm_view=gm_view)
+        parts.append(f"Slow {effects.slow.x}: it did not move 1 m this turn; {grit}")
     if effects.decays:
         parts.append(", ".join(lowered_text(d) for d in effects.decays) + ".")
     return f"{effects.combatant}'s Specials at turn end — " + " ".join(parts)
@@ -144,7 +141,7 @@ def mobility_text(allowed: Mobility) -> str:
     return text
 
 
-def movement_text(movement: Movement, lacerate: GritChange | None) -> str:
+def movement_text(movement: Movement, lacerate: GritChange | None, *, gm_view: bool) -> str:
     """Return what /move did: metres, the Mobility check, Lacerate's damage, Slow satisfied."""
     name = movement.combatant
     text = (
@@ -158,10 +155,23 @@ def movement_text(movement: Movement, lacerate: GritChange | None) -> str:
         )
     if movement.lacerate and lacerate is not None:
         tiers = ", ".join(TIER_TEXT[hit.tier] for hit in movement.lacerate)
-        text += f" Lacerate {movement.lacerate[0].x} ({tiers}): {grit_change_text(lacerate)}"
+        grit = grit_change_text(lacerate, gm_view=gm_view)
+        text += f" Lacerate {movement.lacerate[0].x} ({tiers}): {grit}"
     if movement.slow_satisfied:
         text += " Slow is satisfied: no Slow damage at the end of this turn."
     return text
+
+
+def moved_log(movement: Movement, lacerate: GritChange | None) -> Callable[[bool], str]:
+    """Return the round log's line for a move: "Mira moves 6 m through Lacerate 2 (…)."."""
+
+    def line(gm_view: bool) -> str:
+        if not movement.lacerate or lacerate is None:
+            return f"{movement.combatant} moves {movement.metres} m."
+        grit = grit_change_text(lacerate, gm_view=gm_view)
+        return f"{movement.combatant} moves {movement.metres} m through Lacerate: {grit}"
+
+    return line
 
 
 def effect_lines(combatant: Combatant, book: SpecialBook, *, detail: bool = False) -> list[str]:
@@ -184,6 +194,15 @@ def effect_lines(combatant: Combatant, book: SpecialBook, *, detail: bool = Fals
             if definition is not None:
                 lines.append(f"• {text}: {definition.effect} {_cleanse_note(definition)}")
     return lines
+
+
+def effect_text(effects: object, *, gm_view: bool) -> str | None:
+    """Return one line for what a turn hook returned (a turn start's or a turn end's effects)."""
+    if isinstance(effects, TurnStartEffects):
+        return turn_start_text(effects, gm_view=gm_view)
+    if isinstance(effects, TurnEndEffects):
+        return turn_end_text(effects, gm_view=gm_view)
+    return None
 
 
 def _cleanse_note(special: Special) -> str:

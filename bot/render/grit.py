@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.render.text import die_text
-from bot.rules.grit import GritChange
+from bot.rules.grit import GritChange, core_die, die_of
+from bot.rules.models import Combatant
 
 
 def level_change_text(change: GritChange) -> str | None:
@@ -23,20 +24,56 @@ def level_change_text(change: GritChange) -> str | None:
     return None
 
 
-def grit_change_text(change: GritChange) -> str:
-    """Return what a change did: "Goblin takes 7 damage (Grit 30 → 23)." plus any level line."""
-    numbers = f"Grit {change.grit_before} → {change.grit_after}"
-    if change.max_after != change.max_before:
-        numbers += f", max {change.max_before} → {change.max_after}"
+def _numbers(change: GritChange, exact: bool) -> str:
+    """Return " (Grit 30 → 23)" exactly, or " (Prime d20)" (the level alone says it when crossed)."""
+    if exact:
+        numbers = f"Grit {change.grit_before} → {change.grit_after}"
+        if change.max_after != change.max_before:
+            numbers += f", max {change.max_before} → {change.max_after}"
+        return f" ({numbers})"
+    if change.crossed:
+        return ""
+    level = change.level_after.display
+    return f" ({level})" if change.die_after is None else f" ({level} {die_text(change.die_after)})"
+
+
+def grit_change_text(change: GritChange, *, gm_view: bool) -> str:
+    """Return what a change did: "Goblin takes 7 damage (Grit 30 → 23)." plus any level line.
+
+    An NPC's numbers are the GM's: everyone else reads its level and die [COMMANDS.md].
+    """
+    exact = gm_view or not change.npc
+    numbers = _numbers(change, exact)
     match change.kind:
         case "damage":
-            text = f"{change.name} takes {change.amount} damage ({numbers})."
+            text = f"{change.name} takes {change.amount} damage{numbers}."
         case "heal":
             withheld = f", {change.blight} withheld by Blight" if change.blight else ""
-            text = f"{change.name} heals {change.amount}{withheld} ({numbers})."
+            text = f"{change.name} heals {change.amount}{withheld}{numbers}."
+        case "set" if exact:
+            text = f"{change.name}'s Grit is set to {change.amount}{numbers}."
         case "set":
-            text = f"{change.name}'s Grit is set to {change.amount} ({numbers})."
+            text = f"{change.name}'s Grit is set{numbers}."
+        case _ if exact:
+            text = f"{change.name}'s maximum Grit is now {change.max_after}{numbers}."
         case _:
-            text = f"{change.name}'s maximum Grit is now {change.max_after} ({numbers})."
+            text = f"{change.name}'s maximum Grit changes{numbers}."
     level = level_change_text(change)
     return text if level is None else f"{text} {level}"
+
+
+def die_shift_text(target: Combatant, before: int | None, levels: int) -> str:
+    """Return what /grit modifier did: "Goblin's die shifts one level down — now rolls d12"."""
+    after = die_of(target)
+    steps = "one level" if levels == 1 else f"{levels} levels"
+    if after is None:
+        if levels:
+            return f"{target.name} is Broken; once Grit is restored, the die shifts {steps} down."
+        return f"{target.name}'s die modifier is cleared."
+    if levels == 0:
+        return f"{target.name}'s die modifier is cleared — rolls {die_text(after)}."
+    natural = die_text(core_die(target.grit))
+    line = (
+        f"{target.name}'s die shifts {steps} down — now rolls {die_text(after)} (from {natural})."
+    )
+    return line + (" The die was already that low." if before == after else "")

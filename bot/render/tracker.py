@@ -10,8 +10,6 @@ from bot.rules.declarations import shows_declarations
 from bot.rules.encounter import current_actor, is_broken, turns_running
 from bot.rules.initiative import sacrifice_bonus
 from bot.rules.models import Combatant, Encounter
-from bot.tracker import TrackerContent
-from bot.views import tracker_view
 
 EMBED_DESCRIPTION_LIMIT = 4096
 TRACKER_COLOUR = discord.Colour.dark_gold()
@@ -130,9 +128,20 @@ def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Emb
     return embed
 
 
-def render_tracker(encounter: Encounter) -> TrackerContent:
-    """Render the pinned tracker message with its Next / Wait / Hold buttons."""
-    return TrackerContent(embed=tracker_embed(encounter), view=tracker_view())
+def standings_lines(encounter: Encounter) -> list[str]:
+    """Return who is standing and who is Broken when the fight ends, as the players may read it."""
+    shown = [c for c in encounter.combatants if not c.hidden]
+    standing = [c for c in shown if not is_broken(c)]
+    broken = [c for c in shown if is_broken(c)]
+    lines = []
+    if standing:
+        lines.append(
+            "Standing: "
+            + ", ".join(f"{c.name} ({grit_text(c, exact=not c.is_npc)})" for c in standing)
+        )
+    if broken:
+        lines.append("Broken: " + ", ".join(c.name for c in broken))
+    return lines
 
 
 def ended_embed(encounter: Encounter, summary: list[str]) -> discord.Embed:

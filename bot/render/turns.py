@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import discord
 
+from bot.render.effects import effect_text
 from bot.render.text import PHASE_NAMES, die_text
 from bot.rules import encounter as flow
-from bot.rules.encounter import Step
+from bot.rules.encounter import RoundEnd, Step
 from bot.rules.grit import die_of
-from bot.rules.initiative import InitiativeEntry
+from bot.rules.initiative import Ambush, InitiativeEntry
 from bot.rules.models import Combatant, Encounter, LogEntry
+from bot.rules.results import Result
 
 SUMMARY_COLOUR = discord.Colour.blurple()
 SKIP_TEXT = {
@@ -23,15 +27,30 @@ SKIP_TEXT = {
 }
 
 
+Text = str | Callable[[bool], str]  # a line, or one rendered per audience (gm_view)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One thing to say: who it is about (a hidden one keeps it from players) and its round."""
+
+    text: Text
+    about: tuple[Combatant, ...] = ()
+    round: int | None = None  # the round whose log gets it; None: the current one
+
+
 @dataclass
 class Announcement:
-    """A step in words: public lines, a private note for the GM, lines for the log."""
+    """A step in words: lines for the table (the pipeline decides who sees each) and a ping."""
 
-    public: list[str] = field(default_factory=list)
-    gm_note: list[str] = field(default_factory=list)
-    log: list[tuple[int, str]] = field(default_factory=list)  # (round, line) for the log
-    ping: int | None = None  # the user whose turn it is
+    lines: list[Line] = field(default_factory=list)
+    ping: int | None = None  # the player whose turn it is
     summary_round: int | None = None
+
+
+def _known(encounter: Encounter, ids: Iterable[int]) -> tuple[Combatant, ...]:
+    wanted = set(ids)
+    return tuple(c for c in encounter.combatants if c.id in wanted)
 
 
 def _name(encounter: Encounter, combatant_id: int) -> str:
@@ -41,8 +60,17 @@ def _name(encounter: Encounter, combatant_id: int) -> str:
     return "someone who left"
 
 
-def _hidden(encounter: Encounter, combatant_id: int) -> bool:
-    return any(c.id == combatant_id and c.hidden for c in encounter.combatants)
+def _names(combatants: Sequence[Combatant]) -> str:
+    names = [c.name for c in combatants]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _split(combatants: Sequence[Combatant]) -> tuple[list[Combatant], list[Combatant]]:
+    """Return (seen by everyone, hidden NPCs): one line each, so neither leaks the other."""
+    return [c for c in combatants if not c.hidden], [c for c in combatants if c.hidden]
+
+
+Say = Callable[[Text, Iterable[Combatant]], None]
 
 
 def initiative_text(entry: InitiativeEntry) -> str:
@@ -73,49 +101,36 @@ def turn_text(combatant: Combatant) -> str:
 
 
 def announce(encounter: Encounter, step: Step) -> Announcement:
-    """Put a Step into words; hidden NPCs appear only in the GM's note."""
+    """Put a Step into words; each line says who it is about, so hidden NPCs stay hidden."""
     out = Announcement(summary_round=step.summary_round)
     # Lines belong to the round that ended, until the new round opens.
     log_round = step.round_end.round if step.round_end is not None else step.round
 
-    def say(text: str, *, secret: bool = False) -> None:
-        (out.gm_note if secret else out.public).append(text)
-        if not secret:
-            out.log.append((log_round, text))
+    def say(text: Text, about: Iterable[Combatant] = ()) -> None:
+        out.lines.append(Line(text, tuple(about), log_round))
 
     if step.ambush is not None:
-        rolls = ", ".join(
-            f"{_name(encounter, r.combatant_id)} d{r.die} {r.face} {'✓' if r.success else '✗'}"
-            for r in step.ambush.rolls
-        )
-        say(f"Ambush against Perception {step.ambush.perception}: {rolls}")
+        _ambush_lines(encounter, step.ambush, say)
     if step.initiative:
-        shown = [e for e in step.initiative if not _hidden(encounter, e.combatant_id)]
-        say("Initiative: " + ", ".join(initiative_text(e) for e in shown))
-        secret = [e for e in step.initiative if _hidden(encounter, e.combatant_id)]
-        if secret:
-            say("Hidden: " + ", ".join(initiative_text(e) for e in secret), secret=True)
+        rolled = _known(encounter, [e.combatant_id for e in step.initiative])
+        seen, hidden = _split(rolled)
+        for group, label in ((seen, "Initiative"), (hidden, "Hidden initiative")):
+            ids = {c.id for c in group}
+            entries = [e for e in step.initiative if e.combatant_id in ids]
+            if entries:
+                say(f"{label}: " + ", ".join(initiative_text(e) for e in entries), group)
     # What ended a turn comes before what starts the next one.
-    ended_hidden = step.ended is not None and _hidden(encounter, step.ended)
-    for line in step.turn_end_lines:
-        say(line, secret=ended_hidden)
+    for end in step.turn_ends:
+        _effect_lines(encounter, end.combatant_id, end.effects, say)
     for start in step.turn_starts:
-        for line in start.lines:
-            say(line, secret=_hidden(encounter, start.combatant_id))
+        _effect_lines(encounter, start.combatant_id, start.effects, say)
     for skip in step.skipped:
         say(
             f"{_name(encounter, skip.combatant_id)} {SKIP_TEXT[skip.reason]}.",
-            secret=_hidden(encounter, skip.combatant_id),
+            _known(encounter, [skip.combatant_id]),
         )
     if step.round_end is not None:
-        end = step.round_end
-        held = ", ".join(_name(encounter, cid) for cid in end.held)
-        if end.all_waiting:
-            say(f"Everyone left was waiting: round {end.round} passes, and {held} hold.")
-        elif held:
-            say(f"Round {end.round} ends; {held} hold into the next round.")
-        else:
-            say(f"Round {end.round} ends.")
+        _round_end_lines(encounter, step.round_end, say)
     if step.new_round is not None:
         log_round = step.new_round
         opening = PHASE_NAMES[encounter.phase]
@@ -127,18 +142,67 @@ def announce(encounter: Encounter, step: Step) -> Announcement:
         say(f"Phase: **{PHASE_NAMES[step.phase]}**.")
     if step.current is not None:
         actor = flow.by_id(encounter, step.current)
-        if step.resumed:
-            text = f"Back to {turn_text(actor)}"
-        elif encounter.acting_now == actor.id:
-            text = f"**{actor.name}** acts now, out of turn"
-        else:
-            text = turn_text(actor)
-        if actor.hidden:
-            say(f"{text} (hidden: players see nothing; `/init next` when done).", secret=True)
-        else:
-            say(text)
+        say(_turn_line(encounter, actor, resumed=step.resumed), [actor])
+        if not actor.hidden:
             out.ping = actor.controller_id
     return out
+
+
+def _turn_line(encounter: Encounter, actor: Combatant, *, resumed: bool) -> str:
+    if resumed:
+        text = f"Back to {turn_text(actor)}"
+    elif encounter.acting_now == actor.id:
+        text = f"**{actor.name}** acts now, out of turn"
+    else:
+        text = turn_text(actor)
+    if actor.hidden:
+        return f"{text} (hidden: players see nothing; `/init next` when done)."
+    return text
+
+
+def _ambush_lines(encounter: Encounter, ambush: Ambush, say: Say) -> None:
+    """Say the ambush roll: the visible ambushers' rolls, and the hidden ones' to the GM."""
+    rollers = _known(encounter, [r.combatant_id for r in ambush.rolls])
+    for group in _split(rollers):
+        ids = {c.id for c in group}
+        rolls = ", ".join(
+            f"{_name(encounter, r.combatant_id)} d{r.die} {r.face} {'✓' if r.success else '✗'}"
+            for r in ambush.rolls
+            if r.combatant_id in ids
+        )
+        if rolls:
+            say(f"Ambush against Perception {ambush.perception}: {rolls}", group)
+
+
+def _effect_lines(
+    encounter: Encounter, combatant_id: int, effects: Sequence[Result], say: Say
+) -> None:
+    about = _known(encounter, [combatant_id])
+    for effect in effects:
+        if effect_text(effect, gm_view=True) is not None:
+            say(functools.partial(_effect_text, effect), about)
+
+
+def _effect_text(effect: Result, gm_view: bool) -> str:
+    return effect_text(effect, gm_view=gm_view) or ""
+
+
+def _round_end_lines(encounter: Encounter, end: RoundEnd, say: Say) -> None:
+    """Say how the round ended and who holds: hidden holders are the GM's business."""
+    seen, hidden = _split(_known(encounter, end.held))
+    if end.all_waiting and seen:
+        verb = "holds" if len(seen) == 1 else "hold"
+        say(
+            f"Everyone left was waiting: round {end.round} passes, and {_names(seen)} {verb}.", seen
+        )
+    elif seen:
+        verb = "holds" if len(seen) == 1 else "hold"
+        say(f"Round {end.round} ends; {_names(seen)} {verb} into the next round.", seen)
+    else:
+        say(f"Round {end.round} ends.")
+    if hidden:
+        verb = "holds" if len(hidden) == 1 else "hold"
+        say(f"{_names(hidden)} {verb} into the next round.", hidden)
 
 
 def summary_embed(round: int, entries: list[LogEntry]) -> discord.Embed:

@@ -1,26 +1,42 @@
-"""An attack between /attack and its resolution: who must answer, pending attacks, counters.
+"""An attack as a flow of data-returning steps: declare it, then settle it [GAME.md §4].
 
-`bot.rules.attacks` rolls and resolves; this module keeps what waits in between on the
-encounter (so it survives a restart) and decides when the defender has a choice at all.
-Nothing here sends anything or reads a clock: the caller passes the time in.
+`declare_attack` checks that the attacker may attack, rolls, spends the action, reveals
+a hidden attacker, and either settles at once (a Critical, a Risk failure, a defender
+that cannot respond) or keeps a `PendingAttack` on the encounter (so a restart loses
+nothing) until the defender answers. `settle_attack` resolves it and writes it onto the
+defender — Grit through the fight's one Grit rule. `bot.rules.attacks` rolls and
+resolves; nothing here sends anything or reads a clock: the caller passes the time in.
 """
 
 from __future__ import annotations
 
+import random
 import re
-from typing import Literal
+
+from pydantic import Field
 
 from bot.errors import BadInput, NotFound, RuleViolation
+from bot.rules import encounter as flow
 from bot.rules.attacks import (
     MELEE_STYLES,
     RANGED_STYLES,
     AttackResult,
     AttackRoll,
     AttackSpec,
+    NoChoice,
+    default_strategy,
     defense_options,
+    no_roll_reason,
+    resolve_attack,
+    roll_attack,
+    validate_spec,
 )
+from bot.rules.combatant_grit import change_combatant_grit
 from bot.rules.dice import parse_dice_spec
-from bot.rules.grit import die_of
+from bot.rules.fortune import sacrifice_action
+from bot.rules.grit import GritChange, die_of
+from bot.rules.hit_bonus import HitBonus, hit_bonus
+from bot.rules.initiative import spend_action
 from bot.rules.long_actions import (
     LongActionInterrupted,
     long_action_attacked,
@@ -36,17 +52,6 @@ from bot.rules.models import (
 )
 from bot.rules.results import Result
 
-# Why the defender is not asked for a strategy.
-NoChoice = Literal[
-    "critical",  # an automatic hit [000]
-    "risk_failure",  # an automatic miss [002]
-    "surprised",  # round zero: defense 6 + range [003]
-    "counter",  # a counter-attack's target gets no defense [000]
-    "focused_long_action",  # no chance to respond [000]
-    "cumulative_long_action",  # hit automatically [000]
-    "broken",  # a Broken defender cannot act [002]
-]
-
 MAX_EXTRA_DICE = 10  # bonus and penalty dice terms in one attack [bot]
 _DICE_TERM = re.compile(r"[\s,]*([+-]?)\s*(\d*)\s*[dD]\s*(\d+)\s*")
 
@@ -54,21 +59,15 @@ _DICE_TERM = re.compile(r"[\s,]*([+-]?)\s*(\d*)\s*[dD]\s*(\d+)\s*")
 def no_choice_reason(defender: Combatant, spec: AttackSpec, roll: AttackRoll) -> NoChoice | None:
     """Return why the defender has no strategy to choose, or None when it must be asked."""
     if roll.critical:
-        return "critical"
+        return "critical"  # an automatic hit [000]
     if roll.risk_failure:
-        return "risk_failure"
-    if spec.surprised:
-        return "surprised"
-    if spec.counter:
-        return "counter"
-    match long_action_defense(defender):
-        case "no_defense":
-            return "focused_long_action"
-        case "auto_hit":
-            return "cumulative_long_action"
-    if die_of(defender) is None:
-        return "broken"
-    return None
+        return "risk_failure"  # an automatic miss [002]
+    blocked = no_roll_reason(defender, spec)
+    if blocked in ("surprised", "counter"):
+        return blocked  # defense 6 + range [003]; a counter's target gets none [000]
+    if long_action_defense(defender) == "auto_hit":
+        return "cumulative_long_action"  # hit automatically [000]
+    return blocked
 
 
 def strategies(defender: Combatant, spec: AttackSpec) -> list[DefenseStrategy]:
@@ -259,3 +258,199 @@ def take_counter(
             "(only a natural 1 opens one)."
         )
     raise NotFound("That counter-attack is no longer open.")
+
+
+# The flow: declare, then settle.
+
+
+def require_can_attack(
+    encounter: Encounter, attacker: Combatant, defender: Combatant, *, counter: bool
+) -> None:
+    """Refuse an attack the situation forbids: on oneself, surprised, Broken, out of actions."""
+    if defender.id == attacker.id:
+        raise RuleViolation(f"{attacker.name} cannot attack themself.")
+    if flow.surprised(encounter, attacker):
+        raise RuleViolation(f"{attacker.name} is surprised: in round zero only the ambushers act.")
+    if flow.is_broken(attacker):
+        raise RuleViolation(f"{attacker.name} is Broken and cannot act until Grit is restored.")
+    if not counter and attacker.actions_left < 1:
+        raise RuleViolation(f"{attacker.name} has no actions left this round.")
+
+
+class Settled(Result):
+    """A resolved attack and everything it wrote onto its defender."""
+
+    attack_id: str
+    attacker_id: int
+    defender_id: int
+    spec: AttackSpec
+    result: AttackResult
+    strategy: DefenseStrategy | None  # what the defender used; None without a choice
+    no_choice: NoChoice | None = None  # why the defender was not asked, if it was not
+    sacrificed: bool = False  # the defender gave up an action for +3 [003]
+    bonuses: list[HitBonus] = Field(default_factory=list)  # Hex / Sundered on a hit
+    grit: GritChange | None = None  # None when nothing hit
+    durability_after: int | None = None
+    stamina_after: int | None = None
+    long_action: LongActionInterrupted | None = None
+    counter: CounterOffer | None = None  # a natural 1 opened a counter-attack
+
+
+class Declared(Result):
+    """An attack as made: revealed attacker, and either a pending defense or its settlement."""
+
+    attacker_id: int
+    defender_id: int
+    revealed: bool = False  # a hidden attacker gave itself away [bot]
+    pending: PendingAttack | None = None  # the defender must choose
+    settled: Settled | None = None  # settled at once: nobody had a choice
+
+
+def declare_attack(
+    encounter: Encounter,
+    attacker: Combatant,
+    defender: Combatant,
+    spec: AttackSpec,
+    rng: random.Random,
+    *,
+    attack_id: str,
+    now: float,
+    timeout: float,
+    spell: bool = False,
+) -> Declared:
+    """Make an attack: check, roll, spend the action; settle it now or wait for the defender."""
+    expire_counters(encounter)
+    require_can_attack(encounter, attacker, defender, counter=spec.counter)
+    validate_spec(spec, attacker)  # every refusal comes before anything changes
+    if spec.counter:
+        take_counter(encounter, counterer=attacker, target=defender)
+    roll = roll_attack(attacker, spec, rng)
+    if not spec.counter:
+        spend_action(attacker)
+    revealed = attacker.hidden
+    attacker.hidden = False  # a hidden NPC that attacks gives itself away [bot]
+    common = {"attacker_id": attacker.id, "defender_id": defender.id, "revealed": revealed}
+    reason = no_choice_reason(defender, spec, roll)
+    if reason is None:
+        pending = open_attack(
+            encounter,
+            attack_id=attack_id,
+            attacker=attacker,
+            defender=defender,
+            spec=spec,
+            roll=roll,
+            now=now,
+            timeout=timeout,
+            spell=spell,
+        )
+        return Declared(**common, pending=pending)
+    settled = settle_attack(
+        encounter, attack_id, attacker, defender, spec, roll, rng, no_choice=reason, spell=spell
+    )
+    return Declared(**common, settled=settled)
+
+
+def settle_attack(
+    encounter: Encounter,
+    attack_id: str,
+    attacker: Combatant,
+    defender: Combatant,
+    spec: AttackSpec,
+    roll: AttackRoll,
+    rng: random.Random,
+    *,
+    strategy: DefenseStrategy | None = None,
+    no_choice: NoChoice | None = None,
+    spell: bool = False,
+    sacrificed: bool = False,
+) -> Settled:
+    """Resolve a rolled attack and write it onto the defender: Grit, item, stamina, long action."""
+    bonuses = hit_bonus(defender, spell=spell)
+    result = resolve_attack(
+        roll, attacker, defender, strategy, spec, rng, extra_damage_dice=[b.dice for b in bonuses]
+    )
+    effects = apply_except_grit(result, defender)
+    grit = None
+    if result.hit:
+        grit = change_combatant_grit(encounter, defender, damage=result.damage_dealt)
+    return Settled(
+        attack_id=attack_id,
+        attacker_id=attacker.id,
+        defender_id=defender.id,
+        spec=spec,
+        result=result,
+        strategy=strategy if no_choice is None else None,
+        no_choice=no_choice,
+        sacrificed=sacrificed,
+        bonuses=bonuses if result.hit else [],
+        grit=grit,
+        durability_after=effects.durability_after,
+        stamina_after=effects.stamina_after,
+        long_action=effects.long_action,
+        counter=offer_counter(encounter, attack_id, result, spec),
+    )
+
+
+def answer_attack(
+    encounter: Encounter, attack_id: str, strategy: DefenseStrategy | None, rng: random.Random
+) -> Settled | None:
+    """Settle a pending attack with a strategy (None: the defender's default), exactly once.
+
+    Returns None when the attack is called off because a combatant in it left the fight.
+    """
+    pending = take_pending(encounter, attack_id)
+    present = {c.id for c in encounter.combatants}
+    if not {pending.attacker_id, pending.defender_id} <= present:
+        return None
+    attacker = flow.by_id(encounter, pending.attacker_id)
+    defender = flow.by_id(encounter, pending.defender_id)
+    spec, roll = pending_spec(pending), pending_roll(pending)
+    chosen = default_strategy(defender, spec.style, spec.cover) if strategy is None else strategy
+    return settle_attack(
+        encounter,
+        pending.id,
+        attacker,
+        defender,
+        spec,
+        roll,
+        rng,
+        strategy=chosen,
+        spell=pending.spell,
+        sacrificed=pending.sacrificed,
+    )
+
+
+def sacrifice_for_defense(encounter: Encounter, pending: PendingAttack) -> Combatant:
+    """Give up one of the defender's actions for +3 defense this round [003]; return it."""
+    defender = flow.by_id(encounter, pending.defender_id)
+    # The same checks as /sacrifice (round zero, a closing round, Broken, actions left).
+    sacrifice_action(encounter, defender, "defense")
+    use_sacrifice(pending)
+    return defender
+
+
+def counter_attack(
+    encounter: Encounter, offer_id: str, attack_id: str, rng: random.Random
+) -> Settled:
+    """Strike back after a natural 1: free, and its target gets no defense [000]."""
+    expire_counters(encounter)
+    offer = next((o for o in encounter.counter_offers if o.id == offer_id), None)
+    if offer is None:
+        raise NotFound("That counter-attack is no longer open.")
+    counterer = flow.by_id(encounter, offer.counterer_id)
+    target = flow.by_id(encounter, offer.target_id)
+    require_can_attack(encounter, counterer, target, counter=True)
+    take_counter(encounter, attack_id=offer_id)
+    spec = AttackSpec(style=offer.style, distance=offer.distance, counter=True)
+    roll = roll_attack(counterer, spec, rng)
+    reason = no_choice_reason(target, spec, roll) or "counter"
+    return settle_attack(encounter, attack_id, counterer, target, spec, roll, rng, no_choice=reason)
+
+
+def counter_offer(encounter: Encounter, offer_id: str) -> CounterOffer:
+    """Return an open counter-attack by the fumbled attack's id, or refuse: it is gone."""
+    expire_counters(encounter)
+    offer = next((o for o in encounter.counter_offers if o.id == offer_id), None)
+    if offer is None:
+        raise NotFound("That counter-attack is no longer open.")
+    return offer

@@ -27,9 +27,9 @@ from bot.rules.dice import (
     roll_action,
     roll_expression,
 )
-from bot.rules.grit import GritChange, change_grit, die_of, perception_m
+from bot.rules.grit import die_of, perception_m
 from bot.rules.initiative import sacrifice_bonus
-from bot.rules.long_actions import long_action_attacked, long_action_defense
+from bot.rules.long_actions import long_action_defense
 from bot.rules.models import AttackStyle, Combatant, DefenseStrategy
 from bot.rules.results import Modifier, Result, total_of
 
@@ -40,6 +40,9 @@ Outcome = Literal["hit", "miss", "auto_hit", "auto_miss"]
 AutoReason = Literal["critical", "risk_failure", "cumulative_long_action"]
 # Why a defense has no roll: only its fixed parts and modifiers count.
 NoRollReason = Literal["surprised", "fixed_object", "counter", "focused_long_action", "broken"]
+# Why the defender is not asked for a strategy: the outcome is automatic, or it cannot
+# respond. The one list the flow, the prompt and the result share.
+NoChoice = AutoReason | NoRollReason
 
 MELEE_STYLES: frozenset[AttackStyle] = frozenset({"melee", "targeted", "unarmed"})
 RANGED_STYLES: frozenset[AttackStyle] = frozenset({"ranged", "thrown"})
@@ -162,11 +165,6 @@ def thrown_range(physical: int, weight: float) -> int:
 def momentum(spaces: int) -> int:
     """Return the momentum of a charge: +1 damage per 3 spaces moved [003]."""
     return spaces // MOMENTUM_SPACES
-
-
-def surprised_defense(range_bonus: int) -> int:
-    """Return a completely surprised defender's defense: 6 plus range [003]."""
-    return SURPRISED_DEFENSE + range_bonus
 
 
 def spec_range(spec: AttackSpec) -> int:
@@ -394,7 +392,8 @@ def _defense_modifiers(
     return modifiers
 
 
-def _no_roll_reason(defender: Combatant, spec: AttackSpec) -> NoRollReason | None:
+def no_roll_reason(defender: Combatant, spec: AttackSpec) -> NoRollReason | None:
+    """Return why the defender cannot respond (only modifiers count), or None."""
     if spec.surprised:
         return "surprised"
     if spec.counter:
@@ -413,7 +412,7 @@ def _defend(
     spec: AttackSpec,
     rng: random.Random,
 ) -> DefenseRoll:
-    reason = _no_roll_reason(defender, spec)
+    reason = no_roll_reason(defender, spec)
     if reason == "surprised":
         # Surprised: no trait, no roll; a flat 6 plus any range modifiers [003].
         range_bonus = spec_range(spec)
@@ -757,33 +756,4 @@ def resolve_attack(
         stamina_spent=1
         if ranged_dodge and defender is not None and defender.stamina is not None
         else 0,
-    )
-
-
-class AppliedAttack(Result):
-    """What writing an attack's result onto the defender changed."""
-
-    grit: GritChange | None = None  # None when nothing hit
-    durability_after: int | None = None
-    stamina_after: int | None = None
-    long_action_progress_after: int | None = None  # a focused long action goes back to 0
-
-
-def apply_attack(result: AttackResult, defender: Combatant | None) -> AppliedAttack:
-    """Write an attack's result onto its defender: Grit, durability, stamina, long action."""
-    if defender is None:
-        return AppliedAttack()
-    if result.defender_id != defender.id:
-        raise BadInput("That attack result is for another defender.")
-    if result.stamina_spent and defender.stamina is not None:
-        defender.stamina = max(0, defender.stamina - result.stamina_spent)
-    if result.durability_loss and defender.durability is not None:
-        defender.durability = max(0, defender.durability - result.durability_loss)
-    interrupted = long_action_attacked(defender)
-    grit = change_grit(defender, damage=result.damage_dealt) if result.hit else None
-    return AppliedAttack(
-        grit=grit,
-        durability_after=defender.durability,
-        stamina_after=defender.stamina,
-        long_action_progress_after=interrupted.progress_after if interrupted else None,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Literal, Protocol
 
-from pydantic import Field
+from pydantic import Field, SerializeAsAny
 
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.rules.grit import die_of
@@ -43,10 +43,17 @@ class Skip(Result):
 
 
 class TurnStart(Result):
-    """What happened at the start of a combatant's turn (Specials tick here, issue 10)."""
+    """What happened at the start of a combatant's turn: its Specials ticked [001]."""
 
     combatant_id: int
-    lines: list[str] = Field(default_factory=list)  # what the hooks did, in words for the log
+    effects: list[SerializeAsAny[Result]] = Field(default_factory=list)  # what the hooks did
+
+
+class TurnEnd(Result):
+    """What happened at the end of a combatant's turn (Slow, Brace) [001]."""
+
+    combatant_id: int
+    effects: list[SerializeAsAny[Result]] = Field(default_factory=list)
 
 
 class RoundEnd(Result):
@@ -67,7 +74,7 @@ class Step(Result):
     ended: int | None = None  # the combatant whose turn (or act) ended
     skipped: list[Skip] = Field(default_factory=list)
     turn_starts: list[TurnStart] = Field(default_factory=list)
-    turn_end_lines: list[str] = Field(default_factory=list)
+    turn_ends: list[TurnEnd] = Field(default_factory=list)
     initiative: list[InitiativeEntry] = Field(default_factory=list)  # set in this step
     ambush: Ambush | None = None  # round zero's ambush roll
     round_end: RoundEnd | None = None  # Cleanup ran: waiting combatants now hold
@@ -78,20 +85,20 @@ class Step(Result):
 
 
 class TurnHooks(Protocol):
-    """Game effects that run at turn and round boundaries (Specials plug in here)."""
+    """Game effects that run at turn boundaries (Specials plug in here); they return data."""
 
-    def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[str]: ...
+    def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[Result]: ...
 
-    def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[str]: ...
+    def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[Result]: ...
 
 
 class NoHooks:
     """Turn boundaries with no effects attached."""
 
-    def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[str]:
+    def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[Result]:
         return []
 
-    def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[str]:
+    def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[Result]:
         return []
 
 
@@ -263,9 +270,9 @@ def advance(encounter: Encounter, rng: random.Random, hooks: TurnHooks | None = 
         return _begin_turns(encounter, rng, hooks)
     if encounter.phase == "initiative":
         ended = current_actor(encounter)
-        lines = _end_turn(encounter, ended, hooks) if ended is not None else []
+        ends = [_end_turn(encounter, ended, hooks)] if ended is not None else []
         step = _next_turn(encounter, hooks, ended=ended.id if ended else None)
-        return step.model_copy(update={"turn_end_lines": lines + step.turn_end_lines})
+        return step.model_copy(update={"turn_ends": ends + step.turn_ends})
     return _closing_phase(encounter)
 
 
@@ -276,11 +283,11 @@ def end_round(encounter: Encounter, hooks: TurnHooks | None = None) -> Step:
         raise RuleViolation("The round's turns have not begun; /init next starts them.")
     ended = current_actor(encounter)
     encounter.acting_now = None
-    lines = []
+    ends = []
     if ended is not None and encounter.phase == "initiative":
-        lines = _end_turn(encounter, ended, hooks)
+        ends = [_end_turn(encounter, ended, hooks)]
     step = _close_and_open(encounter, all_waiting=False, ended=ended.id if ended else None)
-    return step.model_copy(update={"turn_end_lines": lines})
+    return step.model_copy(update={"turn_ends": ends})
 
 
 def retreat(encounter: Encounter) -> Step:
@@ -426,9 +433,9 @@ def _begin_turns(encounter: Encounter, rng: random.Random, hooks: TurnHooks) -> 
     return step.model_copy(update={"initiative": entries, "ambush": ambush})
 
 
-def _end_turn(encounter: Encounter, combatant: Combatant, hooks: TurnHooks) -> list[str]:
+def _end_turn(encounter: Encounter, combatant: Combatant, hooks: TurnHooks) -> TurnEnd:
     combatant.acted_this_round = True
-    return hooks.turn_end(encounter, combatant)
+    return TurnEnd(combatant_id=combatant.id, effects=hooks.turn_end(encounter, combatant))
 
 
 def _end_act(encounter: Encounter, hooks: TurnHooks) -> Step:
@@ -436,9 +443,9 @@ def _end_act(encounter: Encounter, hooks: TurnHooks) -> Step:
     actor = by_id(encounter, encounter.acting_now)  # type: ignore[arg-type]
     encounter.acting_now = None
     actor.acted_out_of_turn = True
-    lines = _end_turn(encounter, actor, hooks)
+    end = _end_turn(encounter, actor, hooks)
     resumed = encounter.phase == "initiative"
-    return _step(encounter, ended=actor.id, resumed=resumed, turn_end_lines=lines)
+    return _step(encounter, ended=actor.id, resumed=resumed, turn_ends=[end])
 
 
 def _skip_reason(encounter: Encounter, combatant: Combatant) -> SkipReason | None:
@@ -460,7 +467,7 @@ def _start_turn(encounter: Encounter, combatant: Combatant, hooks: TurnHooks) ->
     if combatant.turn_started_round == encounter.round:
         return None  # /init prev and restarts never tick twice
     combatant.turn_started_round = encounter.round
-    return TurnStart(combatant_id=combatant.id, lines=hooks.turn_start(encounter, combatant))
+    return TurnStart(combatant_id=combatant.id, effects=hooks.turn_start(encounter, combatant))
 
 
 def _next_turn(

@@ -146,6 +146,7 @@ class GritChange(Result):
     die_before: int | None
     die_after: int | None
     injured: bool = False  # reached 0 from above: an Injury is recorded [002]
+    npc: bool = False  # players see an NPC's Grit as level and die, never the number
 
     @property
     def delta(self) -> int:
@@ -235,4 +236,5 @@ def change_grit(
         die_before=die_before,
         die_after=die_of(target),
         injured=injured,
+        npc=getattr(target, "is_npc", False),
     )

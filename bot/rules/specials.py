@@ -4,7 +4,7 @@ Every rule here reads the catalogue's `Special` definitions (group, decay, tick,
 cleanse, binary, min X) instead of keeping its own table; what the definitions
 cannot say (which Special damages, heals or slows) is keyed by the catalogue's key.
 Functions change the combatant in place and return what happened as data; Grit
-changes go through `change_grit`, and rendering is the caller's.
+changes go through `change_combatant_grit`, and rendering is the caller's.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from pydantic import Field
 
 from bot.catalogue.models import Special
 from bot.errors import BadInput, RuleViolation
-from bot.rules.grit import GritChange, change_grit, grit_row
-from bot.rules.models import ActiveSpecial, Combatant
+from bot.rules.combatant_grit import change_combatant_grit
+from bot.rules.grit import GritChange, grit_row
+from bot.rules.models import ActiveSpecial, Combatant, Encounter
 from bot.rules.results import Result
 
 MAX_X = 99  # [bot] a sane ceiling for X and for stacks
@@ -312,16 +313,20 @@ class TurnStartEffects(Result):
         return not self.ticks and self.stunned is None and not self.decays
 
 
-def _tick(combatant: Combatant, active: ActiveSpecial, definition: Special) -> Tick:
+def _tick(
+    encounter: Encounter, combatant: Combatant, active: ActiveSpecial, definition: Special
+) -> Tick:
     x = active.x or 0
     common = {"special": active.name, "x": x}
     key = definition.key
     if not _tagged(combatant, key):
         return Tick(**common, kind="none", untouched_because=f"not {TAG_NAMES[key]}")
     if key in TICK_DAMAGE:
-        return Tick(**common, kind="damage", grit=change_grit(combatant, damage=x))
+        grit = change_combatant_grit(encounter, combatant, damage=x)
+        return Tick(**common, kind="damage", grit=grit)
     if key in TICK_HEAL:
-        return Tick(**common, kind="heal", grit=change_grit(combatant, heal=x))
+        grit = change_combatant_grit(encounter, combatant, heal=x)
+        return Tick(**common, kind="heal", grit=grit)
     if key in TICK_STRESS:
         before = combatant.stress
         combatant.stress = before + x
@@ -329,13 +334,13 @@ def _tick(combatant: Combatant, active: ActiveSpecial, definition: Special) -> T
     return Tick(**common, kind="none")
 
 
-def start_turn(combatant: Combatant, book: SpecialBook) -> TurnStartEffects:
+def start_turn(encounter: Encounter, combatant: Combatant, book: SpecialBook) -> TurnStartEffects:
     """Run the turn start: every Tick, then Diminishing decay, Stunned, then Root by MR [001]."""
     combatant.moved_m = 0  # movement counts per turn (Slow, Lacerate)
     carried = [(a, book.get(a.name)) for a in list(combatant.specials)]
     known = [(a, d) for a, d in carried if d is not None]
     ticks = [
-        _tick(combatant, active, definition)
+        _tick(encounter, combatant, active, definition)
         for active, definition in known
         if definition.tick and active.x
     ]
@@ -376,18 +381,20 @@ class TurnEndEffects(Result):
         return self.slow is None and not self.decays
 
 
-def end_turn(combatant: Combatant, book: SpecialBook, round_number: int) -> TurnEndEffects | None:
+def end_turn(
+    encounter: Encounter, combatant: Combatant, book: SpecialBook
+) -> TurnEndEffects | None:
     """Run the turn end once per round: Slow deals X unless it moved 1 m, Brace decays [001]."""
-    if combatant.turn_ended_round == round_number:
+    if combatant.turn_ended_round == encounter.round:
         return None  # /init prev and a turn ended again never tick twice
-    combatant.turn_ended_round = round_number
+    combatant.turn_ended_round = encounter.round
     slow = None
     active_slow = _find(combatant, SLOW, book)
     if active_slow is not None and active_slow.x and combatant.moved_m < 1:
         slow = SlowDamage(
             x=active_slow.x,
             moved_m=combatant.moved_m,
-            grit=change_grit(combatant, damage=active_slow.x),
+            grit=change_combatant_grit(encounter, combatant, damage=active_slow.x),
         )
     decays = []
     for active in list(combatant.specials):

@@ -100,6 +100,7 @@ class ChannelState:
                 self._damage = loaded.encounter_json
         self._log: list[LogEntry] = []
         self._character_grit: list[GritWriteBack] = []
+        self.encounter_written = False  # set once the block committed a changed encounter
 
     @property
     def encounter(self) -> Encounter | None:
@@ -184,6 +185,7 @@ class Store(ABC):
             changes = state._changes()
             if changes.write_encounter or changes.log or changes.character_grit:
                 await self._commit(changes)
+            state.encounter_written = changes.write_encounter
 
     async def peek(self, channel_id: int) -> Encounter | None:
         """Return the channel's committed encounter without taking its lock (autocomplete)."""

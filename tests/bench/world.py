@@ -66,7 +66,7 @@ def build_encounter(
 
 def seed_tracker(server: LoopbackDiscord, channel: Channel, encounter: Encounter) -> None:
     """Post and pin the encounter's tracker in the loopback Discord, as the bot had."""
-    from bot.render.tracker import render_tracker
+    from bot.turns import render_tracker
 
     content = render_tracker(encounter)
     components = content.view.to_components() if content.view is not None else []

@@ -10,11 +10,11 @@ import logging
 import re
 from collections.abc import Iterable
 
-from bot.render.tracker import render_tracker
 from bot.rules.models import Encounter
 from bot.sandbox.client import InteractionResult, SandboxTable
 from bot.sandbox.records import RestCall, StoredMessage
 from bot.store import Store
+from bot.turns import render_tracker
 
 # What a user must never see: Python's and discord.py's internals.
 INTERNALS = re.compile(

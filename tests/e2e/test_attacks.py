@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.attacks import resolve_by_default
 from bot.rules import encounter as flow
 from bot.rules.models import Combatant, Encounter
 from bot.sandbox.client import SandboxTable
@@ -105,7 +106,7 @@ async def test_a_melee_attack_blocked_shows_every_number_and_lowers_grit(fight) 
         "Defense": "Block · d20 **3** · Physical +3 → **6**\nRisk 1 · Critical 20",
         "Outcome": "**14** vs **6** — **hit**",
         "Damage": "Weapon 3 (1d8+2: 1) → **3**",
-        "Grit": "Goblin takes 3 damage (Grit 30 → 27).",
+        "Grit": "Goblin takes 3 damage (Prime d20).",
     }
     assert (await combatant(table, "Goblin")).grit == 27
     # The button's answer turned the prompt itself into the result: one message per attack.
@@ -125,7 +126,7 @@ async def test_a_targeted_melee_attack_dodged_subtracts_the_area(fight) -> None:
         "Defense": "Dodge · d20 **3** · Finesse +2 → **5**\nRisk 1 · Critical 20",
         "Outcome": "**10** vs **5** — **hit**",
         "Damage": "Attack roll 12 → **12**",
-        "Grit": "Goblin takes 12 damage (Grit 30 → 18). Goblin drops to Reduced Grit — now rolls d12.",
+        "Grit": "Goblin takes 12 damage. Goblin drops to Reduced Grit — now rolls d12.",
     }
     assert (await combatant(table, "Goblin")).grit == 18
 
@@ -141,7 +142,7 @@ async def test_an_unarmed_attack_against_break_away_deals_physical(fight) -> Non
         "Defense": "Break Away · d20 **10** · Physical +3 → **13**\nRisk 1 · Critical 20",
         "Outcome": "**14** vs **13** — **hit**",
         "Damage": "Physical 4 → **4**",
-        "Grit": "Goblin takes 4 damage (Grit 30 → 26).",
+        "Grit": "Goblin takes 4 damage (Prime d20).",
     }
 
 
@@ -162,7 +163,7 @@ async def test_a_ranged_attack_against_take_cover_weighs_penetration(fight) -> N
         "Defense": "Take Cover · Cover ×2 +20 · Range +2 → **22**",
         "Outcome": "**23** vs **22** — **hit**",
         "Damage": "Weapon 7 (2d6: 2, 5) · Durability -1 (penetration 3 > 1) → **6**",
-        "Grit": "Goblin takes 6 damage (Grit 30 → 24).",
+        "Grit": "Goblin takes 6 damage (Prime d20).",
     }
 
 
@@ -180,7 +181,7 @@ async def test_a_thrown_attack_blocked_by_a_shield_wears_it(fight) -> None:
         "Defense": "Block · d20 **7** · Range +2 → **9**\nRisk 1 · Critical 20",
         "Outcome": "**19** vs **9** — **hit**",
         "Damage": "Weapon 5 (1d6: 5) · Durability -2 (penetration 3 > 2) → **3**",
-        "Grit": "Goblin takes 3 damage (Grit 30 → 27).",
+        "Grit": "Goblin takes 3 damage (Prime d20).",
         "Notes": "Goblin's blocking item loses 1 durability (now 1).",
     }
     assert (await combatant(table, "Goblin")).durability == 1
@@ -201,7 +202,7 @@ async def test_a_ranged_attack_dodged_with_advantage_and_extra_dice(fight) -> No
         "Defense": "Dodge · d20 **3** · Finesse +2 · Range +1 → **6**\nRisk 1 · Critical 20",
         "Outcome": "**20** vs **6** — **hit**",
         "Damage": "Attack roll 17 → **17**",
-        "Grit": "Goblin takes 17 damage (Grit 30 → 13). Goblin drops to Reduced Grit — now rolls d12.",
+        "Grit": "Goblin takes 17 damage. Goblin drops to Reduced Grit — now rolls d12.",
     }
 
 
@@ -219,7 +220,7 @@ async def test_stealth_charge_and_altitude_add_their_damage(fight) -> None:
         "Outcome": "**27** vs **19** — **hit**",
         "Damage": "Weapon 2 (1d6: 2) · Altitude 1 8 (1d10: 8) · Momentum +2 · ×2 melee from stealth "
         "→ **24**",
-        "Grit": "Goblin takes 24 damage (Grit 30 → 6). Goblin drops to Frail Grit — now rolls d10.",
+        "Grit": "Goblin takes 24 damage. Goblin drops to Frail Grit — now rolls d10.",
     }
 
 
@@ -237,7 +238,7 @@ async def test_a_critical_hits_at_once_with_an_extra_die(fight) -> None:
         "Attack": "d20 **20** · explodes +9 · Physical +4 → **33**\nRisk 1 · Critical 20",
         "Outcome": "Critical (natural 20) — **automatic hit**",
         "Damage": "Weapon 6 (1d8: 6) · Critical 17 (1d20: 17) → **23**",
-        "Grit": "Goblin takes 23 damage (Grit 30 → 7). Goblin drops to Frail Grit — now rolls d10.",
+        "Grit": "Goblin takes 23 damage. Goblin drops to Frail Grit — now rolls d10.",
     }
 
 
@@ -319,7 +320,7 @@ async def test_an_ambush_hits_a_surprised_defender_at_six_plus_range(make_table)
         "Defense": "Surprised (round zero) · base 6 · Range +1 → **7**",
         "Outcome": "**13** vs **7** — **hit**",
         "Damage": "Attack roll 10 → **10**",
-        "Grit": "Goblin takes 10 damage (Grit 30 → 20). Goblin drops to Reduced Grit — now rolls d12.",
+        "Grit": "Goblin takes 10 damage. Goblin drops to Reduced Grit — now rolls d12.",
     }
     refused = await gm.run("/attack target:Mira attacker:Goblin")
     assert refused.ephemeral
@@ -453,7 +454,7 @@ async def test_a_defense_timeout_falls_back_to_the_default(fight) -> None:
     table = fight
     set_to = await table.user("admin").run("/settings defense_timeout seconds:5")
     assert not set_to.ephemeral, set_to.text
-    table.bot.get_cog("Attacks").time_scale = 0.01  # type: ignore[union-attr] # 5 s → 0.05 s
+    table.bot.scheduler.time_scale = 0.01  # type: ignore[attr-defined] # 5 s → 0.05 s
     seed(table, 260)  # attack d20 7; block d20 3
     prompt = await table.user("alice").run("/attack target:Goblin")
     resolved = await table.channel(CHANNEL).wait_for_message(
@@ -466,7 +467,7 @@ async def test_a_defense_timeout_falls_back_to_the_default(fight) -> None:
     assert fields(resolved.embeds[0])["Defense"] == (
         "Block · d20 **3** · Physical +3 → **6**\nRisk 1 · Critical 20"
     )
-    assert fields(resolved.embeds[0])["Grit"] == "Goblin takes 7 damage (Grit 30 → 23)."
+    assert fields(resolved.embeds[0])["Grit"] == "Goblin takes 7 damage (Prime d20)."
     await prompt_closed(table, prompt.message)
     late = await prompt.click("Dodge", as_user="gm") if prompt.buttons else None
     assert late is None
@@ -479,10 +480,9 @@ async def test_a_button_and_the_timeout_racing_resolve_once(fight) -> None:
     seed(table, 23)
     prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
     attack_id = (await encounter(table)).pending_attacks[0].id
-    cog = table.bot.get_cog("Attacks")  # type: ignore[attr-defined]
     click, _ = await asyncio.gather(
         prompt.click("Block", as_user="gm"),
-        cog._resolve_by_default(channel_id(table), attack_id),
+        resolve_by_default(table.bot, channel_id(table), attack_id),  # type: ignore[arg-type]
     )
     await table.wait_idle()
     results = [
@@ -533,7 +533,7 @@ async def test_the_round_log_holds_the_attack_and_its_damage(fight) -> None:
         lines = [e.text for e in await state.round_log(1)]
     assert lines[-2:] == [
         "Mira attacks Goblin (melee): 14 vs 6, hit for 3.",
-        "Goblin takes 3 damage (Grit 30 → 27).",
+        "Goblin takes 3 damage (Prime d20).",
     ]
 
 
@@ -648,7 +648,7 @@ async def test_a_restart_between_attack_and_defense_keeps_the_buttons_working(
             "Defense": "Dodge · d20 **11** · Finesse +2 → **13**\nRisk 1 · Critical 20",
             "Outcome": "**23** vs **13** — **hit**",
             "Damage": "Weapon 3 (1d10: 3) → **3**",
-            "Grit": "Goblin takes 3 damage (Grit 30 → 27).",
+            "Grit": "Goblin takes 3 damage (Prime d20).",
         }
         await prompt_closed(table, prompt.message)
 
@@ -681,8 +681,7 @@ async def test_an_attack_overdue_after_a_restart_resolves_at_once(
             "Defense": "Block · d20 **15** · Physical +3 → **18**\nRisk 1 · Critical 20",
             "Outcome": "**23** vs **18** — **hit**",
             "Damage": "Attack roll 19 → **19**",
-            "Grit": "Goblin takes 19 damage (Grit 30 → 11). "
-            "Goblin drops to Reduced Grit — now rolls d12.",
+            "Grit": "Goblin takes 19 damage. Goblin drops to Reduced Grit — now rolls d12.",
         }
         await prompt_closed(table, prompt.message)
 

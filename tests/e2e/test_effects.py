@@ -48,14 +48,14 @@ async def test_ruin_deals_three_two_one_and_ends(fast) -> None:
     assert "Ruin 3" in line_of(await tracker(table), "Goblin")
 
     first = await gm.run("/init next")
-    assert "Goblin's Specials — Ruin 3: Goblin takes 3 damage (Grit 30 → 27). Ruin 3 → 2." in (
+    assert "Goblin's Specials — Ruin 3: Goblin takes 3 damage (Prime d20). Ruin 3 → 2." in (
         first.text
     )
     assert "Ruin 2" in line_of(await tracker(table), "Goblin")
     second = await next_round(table)
-    assert "Ruin 2: Goblin takes 2 damage (Grit 27 → 25). Ruin 2 → 1." in second
+    assert "Ruin 2: Goblin takes 2 damage (Prime d20). Ruin 2 → 1." in second
     third = await next_round(table)
-    assert "Ruin 1: Goblin takes 1 damage (Grit 25 → 24). Ruin 1 → 0 (ends)." in third
+    assert "Ruin 1: Goblin takes 1 damage (Prime d20). Ruin 1 → 0 (ends)." in third
     assert "Ruin" not in line_of(await tracker(table), "Goblin")
     fourth = await next_round(table)
     assert "Specials" not in fourth
@@ -74,7 +74,7 @@ async def test_reapplying_ruin_mid_way_adds(fast) -> None:
     assert "Ruin on Goblin stacks: 2 + 2 → 4." in stacked.text
     assert "Ruin 4" in line_of(await tracker(table), "Goblin")
     second = await next_round(table)
-    assert "Ruin 4: Goblin takes 4 damage (Grit 27 → 23). Ruin 4 → 3." in second
+    assert "Ruin 4: Goblin takes 4 damage (Prime d20). Ruin 4 → 3." in second
 
 
 async def test_regeneration_heals(fast) -> None:
@@ -84,7 +84,7 @@ async def test_regeneration_heals(fast) -> None:
     await goblin_alone(table, grit=12)
     await gm.run("/effect apply combatant:Goblin special:Regeneration x:3")
     step = await gm.run("/init next")
-    assert "Regeneration 3: Goblin heals 3 (Grit 12 → 15). Regeneration 3 → 2." in step.text
+    assert "Regeneration 3: Goblin heals 3 (Reduced d12). Regeneration 3 → 2." in step.text
 
 
 async def test_root_on_a_mastery_rank_two_combatant_ends_after_two_turns(fast) -> None:
@@ -151,13 +151,13 @@ async def test_a_restart_between_two_turns_neither_loses_nor_repeats_a_tick(
             await gm.run("/effect apply combatant:Goblin special:Ruin x:3")
             await gm.run("/effect apply combatant:Orc special:Ruin x:2")
             first = await gm.run("/init next")  # the Goblin's turn: its tick only
-            assert "Goblin takes 3 damage (Grit 30 → 27)" in first.text
+            assert "Goblin takes 3 damage (Prime d20)" in first.text
             assert "Orc takes" not in first.text
         async with running_bot(server, tablehand_bot(server, tmp_path, seed=5)) as bot:
             table.bot = bot  # type: ignore[attr-defined]
             bot.trackers.interval = 0
             second = await gm.run("/init next")  # the Orc's turn: its first tick, once
-            assert "Orc takes 2 damage (Grit 30 → 28). Ruin 2 → 1." in second.text
+            assert "Orc takes 2 damage (Prime d20). Ruin 2 → 1." in second.text
             assert "Goblin takes" not in second.text
             await gm.run("/init prev")
             again = await gm.run("/init next")
@@ -167,7 +167,7 @@ async def test_a_restart_between_two_turns_neither_loses_nor_repeats_a_tick(
             summary = closing.embeds[0]["description"]
             assert "Goblin takes 3 damage" in summary and "Orc takes 2 damage" in summary
             round_two = await gm.run("/init next")
-            assert "Goblin takes 2 damage (Grit 27 → 25)" in round_two.text
+            assert "Goblin takes 2 damage (Prime d20)" in round_two.text
             text = await tracker(table)
             assert "Ruin 1" in line_of(text, "Goblin") and "Ruin 1" in line_of(text, "Orc")
 
@@ -247,7 +247,7 @@ async def test_slow_deals_x_at_turn_end_unless_the_combatant_moved(fast) -> None
     await gm.run("/init next")  # Slow 4 → 3 at the turn start
     ended = await gm.run("/init next")
     assert "Goblin's Specials at turn end — Slow 3: it did not move 1 m this turn; " in ended.text
-    assert "Goblin takes 3 damage (Grit 30 → 27)." in ended.text
+    assert "Goblin takes 3 damage (Prime d20)." in ended.text
     await gm.run("/init next")  # Slow 3 → 2
     moved = await gm.run("/move distance:2 combatant:Goblin")
     assert "(2 m this turn; Mobility 8 m − Slow 2 = 6 m)" in moved.text
@@ -264,13 +264,13 @@ async def test_lacerate_deals_x_per_tier_of_movement(fast) -> None:
     await gm.run("/effect apply combatant:Goblin special:Lacerate x:3")
     await gm.run("/init next")  # Lacerate 3 → 2
     first = await gm.run("/move distance:3 combatant:Goblin")
-    assert "Lacerate 2 (first move): Goblin takes 2 damage (Grit 30 → 28)." in first.text
+    assert "Lacerate 2 (first move): Goblin takes 2 damage (Prime d20)." in first.text
     second = await gm.run("/move distance:7 combatant:Goblin")
     assert "(10 m this turn; Mobility 8 m)" in second.text
     assert "2 m beyond its Mobility" in second.text
     assert (
         "Lacerate 2 (beyond half Mobility, beyond full Mobility): "
-        "Goblin takes 4 damage (Grit 28 → 24)." in second.text
+        "Goblin takes 4 damage (Prime d20)." in second.text
     )
 
 
@@ -321,6 +321,6 @@ async def test_a_turns_end_is_told_before_the_next_turns_start(fast) -> None:
     await goblin.wait_followups(1)
     assert "Lurker takes 2 damage (Grit 30 → 28)" in goblin.followups[0].content
     orc = await gm.run("/init next")
-    slow = orc.text.index("Goblin takes 2 damage (Grit 30 → 28)")
-    ruin = orc.text.index("Orc takes 2 damage (Grit 30 → 28)")
+    slow = orc.text.index("Goblin takes 2 damage (Prime d20)")
+    ruin = orc.text.index("Orc takes 2 damage (Prime d20)")
     assert slow < ruin

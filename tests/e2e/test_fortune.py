@@ -150,7 +150,7 @@ async def test_when_everyone_left_waits_the_round_passes_and_they_hold(fast) -> 
     assert acting(await tracker(table)) == "Brom"
 
     passed = await bob.run("/wait")
-    assert "Everyone left was waiting: round 1 passes, and Mira, Brom hold." in passed.text
+    assert "Everyone left was waiting: round 1 passes, and Mira and Brom hold." in passed.text
     assert passed.embeds[0]["title"] == "Round 1 summary"
     assert rows(await tracker(table)) == [
         "▫ — Goblin",

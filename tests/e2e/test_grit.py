@@ -76,7 +76,7 @@ BOUNDARIES = [
         21,
         "damage",
         "1",
-        "Goblin takes 1 damage (Grit 21 → 20). Goblin drops to Reduced Grit — now rolls d12.",
+        "Goblin takes 1 damage. Goblin drops to Reduced Grit — now rolls d12.",
         "Goblin drops to Reduced Grit — now rolls d12.",
         "**Goblin**'s turn — rolls d20, 2 actions",
         "**Goblin**'s turn — rolls d12, 2 actions",
@@ -86,7 +86,7 @@ BOUNDARIES = [
         11,
         "damage",
         "1",
-        "Goblin takes 1 damage (Grit 11 → 10). Goblin drops to Frail Grit — now rolls d10.",
+        "Goblin takes 1 damage. Goblin drops to Frail Grit — now rolls d10.",
         "Goblin drops to Frail Grit — now rolls d10.",
         "**Goblin**'s turn — rolls d12, 2 actions",
         "**Goblin**'s turn — rolls d10, 2 actions",
@@ -96,8 +96,7 @@ BOUNDARIES = [
         1,
         "damage",
         "1",
-        "Goblin takes 1 damage (Grit 1 → 0). Goblin is Broken and cannot act. "
-        "An Injury is recorded.",
+        "Goblin takes 1 damage. Goblin is Broken and cannot act. An Injury is recorded.",
         "Goblin is Broken and cannot act.",
         "**Goblin**'s turn — rolls d10, 2 actions",
         "Goblin is Broken — turn skipped.",
@@ -107,7 +106,7 @@ BOUNDARIES = [
         0,
         "heal",
         "5",
-        "Goblin heals 5 (Grit 0 → 5). Goblin is back on their feet at Frail — rolls d10.",
+        "Goblin heals 5. Goblin is back on their feet at Frail — rolls d10.",
         "Goblin is back on their feet at Frail — rolls d10.",
         "Goblin is Broken — turn skipped.",
         "**Goblin**'s turn — rolls d10, 2 actions",
@@ -168,18 +167,18 @@ async def test_damage_within_a_level_announces_no_level_change(table: SandboxTab
     """Damage that stays within Prime says only the numbers."""
     await fight(table)
     reply = await table.user("gm").run("/grit damage combatant:Goblin amount:9")
-    assert reply.content == "Goblin takes 9 damage (Grit 30 → 21)."
+    assert reply.content == "Goblin takes 9 damage (Prime d20)."
 
 
 async def test_a_dice_amount_is_rolled_with_the_bots_random(table: SandboxTable) -> None:
-    """`2d6+1` is rolled from the bot's Random; the reply shows the dice and the exact change."""
+    """`2d6+1` is rolled from the bot's Random; the reply shows the dice and the change."""
     await fight(table)
     table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
     expected = roll_expression("2d6+1", random.Random(7))
     reply = await table.user("gm").run("/grit damage combatant:Goblin amount:2d6+1")
     after = 30 - expected.total
     assert reply.content == (
-        f"🎲 {expected.breakdown}\nGoblin takes {expected.total} damage (Grit 30 → {after})."
+        f"🎲 {expected.breakdown}\nGoblin takes {expected.total} damage (Prime d20)."
     )
     assert (await combatant(table, "Goblin")).grit == after
 
@@ -189,8 +188,7 @@ async def test_damage_stops_at_zero_and_records_one_injury(table: SandboxTable) 
     await fight(table, goblin_grit=4)
     reply = await table.user("gm").run("/grit damage combatant:Goblin amount:50")
     assert reply.content == (
-        "Goblin takes 50 damage (Grit 4 → 0). Goblin is Broken and cannot act. "
-        "An Injury is recorded."
+        "Goblin takes 50 damage. Goblin is Broken and cannot act. An Injury is recorded."
     )
     goblin = await combatant(table, "Goblin")
     assert (goblin.grit, goblin.injuries) == (0, 1)
@@ -200,7 +198,7 @@ async def test_healing_stops_at_the_maximum(table: SandboxTable) -> None:
     """Healing beyond the maximum leaves Grit at the maximum."""
     await fight(table, goblin_grit=25)
     reply = await table.user("gm").run("/grit heal combatant:Goblin amount:10")
-    assert reply.content == "Goblin heals 10 (Grit 25 → 30)."
+    assert reply.content == "Goblin heals 10 (Prime d20)."
     assert (await combatant(table, "Goblin")).grit == 30
 
 
@@ -209,7 +207,7 @@ async def test_a_grit_change_goes_into_the_rounds_log(table: SandboxTable) -> No
     await fight(table, goblin_grit=21)
     await table.user("gm").run("/grit damage combatant:Goblin amount:3")
     assert (await round_log(table, 1))[-1] == (
-        "Goblin takes 3 damage (Grit 21 → 18). Goblin drops to Reduced Grit — now rolls d12."
+        "Goblin takes 3 damage. Goblin drops to Reduced Grit — now rolls d12."
     )
 
 
@@ -217,10 +215,7 @@ async def test_set_changes_grit_and_maximum_at_once(table: SandboxTable) -> None
     """/grit set with max sets both and announces the level crossed."""
     await fight(table)
     reply = await table.user("gm").run("/grit set combatant:Goblin value:12 max:40")
-    assert reply.content == (
-        "Goblin's Grit is set to 12 (Grit 30 → 12, max 30 → 40). "
-        "Goblin drops to Reduced Grit — now rolls d12."
-    )
+    assert reply.content == ("Goblin's Grit is set. Goblin drops to Reduced Grit — now rolls d12.")
     goblin = await combatant(table, "Goblin")
     assert (goblin.grit, goblin.max_grit) == (12, 40)
 

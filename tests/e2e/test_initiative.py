@@ -130,6 +130,7 @@ async def test_a_restart_resumes_the_same_turn_tracker_and_buttons(tmp_path: Pat
             bot.trackers.interval = 0
             step = await gm.run("/init next")
             assert "Cedar" in step.text
+            await settle(table)  # the tracker from before the restart now shows Cedar's turn
             old = next(m for m in table.channel().messages if m.id == pinned_id)
             clicked = await gm.click(old, "Next")
             assert "Round 1 ends." in clicked.text

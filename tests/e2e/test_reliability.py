@@ -113,8 +113,11 @@ async def test_damage_of_a_thousand_dice_is_applied_and_reported(table: SandboxT
     assert not reply.ephemeral
     assert reply.content.splitlines() == [
         f"🎲 500d2 = `{total}` (500 dice, too many to list)",
-        f"Titan takes {total} damage (Grit 999 → {999 - total}).",
+        f"Titan takes {total} damage (Prime d20).",
     ]
+    assert (await table.bot.store.peek(table.channel("table-1").id)).combatants[0].grit == (  # type: ignore[attr-defined,union-attr]
+        999 - total
+    )
 
 
 # The token, in the bot's own process log, at DEBUG, through errors, faults and reconnects.

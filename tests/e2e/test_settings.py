@@ -107,7 +107,7 @@ async def test_the_gm_role_grants_gm_rights(table: SandboxTable) -> None:
     added = await table.user("alice").run("/init add name:Goblin")
     assert added.content == "Added Goblin."
     damaged = await table.user("alice").run("/grit damage combatant:Goblin amount:4")
-    assert damaged.content == "Goblin takes 4 damage (Grit 30 → 26)."
+    assert damaged.content == "Goblin takes 4 damage (Prime d20)."
 
 
 async def test_the_gm_role_grants_nothing_to_others(table: SandboxTable) -> None:

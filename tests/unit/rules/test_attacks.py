@@ -9,22 +9,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.errors import BadInput, DiceError, RuleViolation
+from bot.rules.attack_flow import Settled, settle_attack
 from bot.rules.attacks import (
     ALTITUDE_DAMAGE,
     AttackResult,
     AttackSpec,
-    apply_attack,
     default_strategy,
     defense_options,
     momentum,
     range_modifier,
     resolve_attack,
     roll_attack,
-    surprised_defense,
     thrown_range,
 )
 from bot.rules.long_actions import start_long_action
-from bot.rules.models import Combatant, DefenseStrategy
+from bot.rules.models import Combatant, DefenseStrategy, Encounter
 from tests.unit.rules.factories import combatant
 
 
@@ -40,6 +39,20 @@ def _attack(
     return resolve_attack(
         roll_attack(attacker, spec, rng), attacker, defender, strategy, spec, rng, **kwargs
     )
+
+
+def _settle(
+    seed: int,
+    attacker: Combatant,
+    defender: Combatant,
+    spec: AttackSpec,
+    strategy: DefenseStrategy | None = None,
+) -> Settled:
+    """Roll and settle an attack in a fight of the two, as the bot does after a defense."""
+    encounter = Encounter(channel_id=1, gm_id=1, combatants=[attacker, defender])
+    rng = random.Random(seed)
+    roll = roll_attack(attacker, spec, rng)
+    return settle_attack(encounter, "a1", attacker, defender, spec, roll, rng, strategy=strategy)
 
 
 def _pair(**attacker: object) -> tuple[Combatant, Combatant]:
@@ -144,11 +157,6 @@ def test_the_altitude_table(altitude: int, dice: tuple[str, ...], withering: boo
         dice,
         withering,
     )
-
-
-def test_surprised_defense_is_six_plus_range() -> None:
-    """A surprised defender's defense is not a flat 6 plus range [003]."""
-    assert surprised_defense(2) == 8
 
 
 # Defense options.
@@ -276,10 +284,9 @@ def test_a_ranged_dodge_adds_finesse_cover_and_range_and_costs_stamina() -> None
     mira = combatant("Mira", id=1, finesse=2)
     goblin = combatant("Goblin", id=2, finesse=4, stamina=3)
     spec = AttackSpec(style="ranged", cover=1, directions_blocked=1, distance=5)
-    result = _attack(0, mira, goblin, spec, "dodge")
+    result = _settle(0, mira, goblin, spec, "dodge").result
     assert result.defense_value == 23
     assert result.stamina_spent == 1
-    apply_attack(result, goblin)
     assert goblin.stamina == 2
 
 
@@ -288,14 +295,14 @@ def test_penetration_above_durability_reduces_damage_and_wears_the_item() -> Non
     mira = combatant("Mira", id=1, finesse=10)
     goblin = combatant("Goblin", id=2, durability=2)
     spec = AttackSpec(style="ranged", penetration=5, damage="6", distance=3, cover=1)
-    result = _attack(6, mira, goblin, spec, "block")
+    settled = _settle(6, mira, goblin, spec, "block")
+    result = settled.result
     assert [(m.name, m.value) for m in result.attack_modifiers] == [("Penetration", -5)]
     assert result.attack_value == result.attack.value - 5
     assert result.damage is not None
     assert (result.damage.subtotal, result.damage.reduced_by, result.damage_dealt) == (6, 2, 4)
     assert result.durability_loss == 1
-    applied = apply_attack(result, goblin)
-    assert (goblin.durability, goblin.grit, applied.grit.delta if applied.grit else None) == (
+    assert (goblin.durability, goblin.grit, settled.grit.delta if settled.grit else None) == (
         1,
         26,
         -4,
@@ -363,11 +370,13 @@ def test_a_focused_long_action_gives_no_defense_and_resets_progress() -> None:
     start_long_action(goblin, "Ritual", "focused", 3)
     assert goblin.long_action is not None
     goblin.long_action.progress = 2
-    result = _attack(0, mira, goblin, AttackSpec(damage="4"), "block")
-    assert result.defense is not None
-    assert (result.defense.no_roll, result.defense_value) == ("focused_long_action", 0)
-    applied = apply_attack(result, goblin)
-    assert applied.long_action_progress_after == 0
+    settled = _settle(0, mira, goblin, AttackSpec(damage="4"), "block")
+    assert settled.result.defense is not None
+    assert (settled.result.defense.no_roll, settled.result.defense_value) == (
+        "focused_long_action",
+        0,
+    )
+    assert settled.long_action is not None and settled.long_action.progress_after == 0
     assert goblin.long_action.progress == 0
 
 
@@ -659,6 +668,5 @@ def test_a_fixed_object_takes_no_defender() -> None:
 def test_applying_a_miss_leaves_grit_alone() -> None:
     """Seed 26's miss changed the defender's Grit."""
     mira, goblin = _pair(physical=3)
-    result = _attack(26, mira, goblin, AttackSpec(), "block")
-    applied = apply_attack(result, goblin)
-    assert (applied.grit, goblin.grit) == (None, 30)
+    settled = _settle(26, mira, goblin, AttackSpec(), "block")
+    assert (settled.grit, goblin.grit) == (None, 30)

@@ -9,6 +9,13 @@ import pytest
 from bot.errors import BadInput, RuleViolation
 from bot.rules import encounter as flow
 from bot.rules.models import Combatant, Encounter
+from bot.rules.results import Result
+
+
+class Started(Result):
+    """What the counting hooks return for a turn start."""
+
+    name: str
 
 
 class CountingHooks:
@@ -18,11 +25,11 @@ class CountingHooks:
         self.starts: list[tuple[int, str]] = []
         self.ends: list[tuple[int, str]] = []
 
-    def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[str]:
+    def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[Result]:
         self.starts.append((encounter.round, combatant.name))
-        return [f"{combatant.name} starts"]
+        return [Started(name=combatant.name)]
 
-    def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[str]:
+    def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[Result]:
         self.ends.append((encounter.round, combatant.name))
         return []
 

@@ -33,6 +33,11 @@ def special(catalogue: Catalogue):
     return catalogue.special
 
 
+def fight(*combatants: Combatant) -> Encounter:
+    """Return a round-1 encounter of these combatants (Grit changes need their fight)."""
+    return Encounter(channel_id=1, gm_id=99, combatants=list(combatants))
+
+
 def carried(target: Combatant) -> dict[str, int | None]:
     return {s.name: s.x for s in target.specials}
 
@@ -41,7 +46,7 @@ def turns(target: Combatant, book: SpecialBook, count: int) -> list[int]:
     """Run `count` turn starts; return the Grit after each."""
     grit = []
     for _ in range(count):
-        rules.start_turn(target, book)
+        rules.start_turn(fight(target), target, book)
         grit.append(target.grit)
     return grit
 
@@ -228,21 +233,21 @@ def test_ruin_deals_x_then_decays_until_it_ends(book) -> None:
 def test_the_tick_comes_before_the_decay(book) -> None:
     """Ruin(1) ended before it dealt its 1 damage."""
     goblin = combatant("Goblin", specials=[ActiveSpecial(name="Ruin", x=1)])
-    effects = rules.start_turn(goblin, book)
+    effects = rules.start_turn(fight(goblin), goblin, book)
     assert goblin.grit == 29 and effects.decays[0].ended
 
 
 def test_regeneration_heals_x(book) -> None:
     """Regeneration(3) did not heal 3 at the turn start."""
     mira = combatant(grit=20, specials=[ActiveSpecial(name="Regeneration", x=3)])
-    rules.start_turn(mira, book)
+    rules.start_turn(fight(mira), mira, book)
     assert mira.grit == 23 and carried(mira) == {"Regeneration": 2}
 
 
 def test_blight_records_its_x_as_stress(book) -> None:
     """Blight(2) did not record 2 Stress at its Tick."""
     mira = combatant(specials=[ActiveSpecial(name="Blight", x=2)])
-    rules.start_turn(mira, book)
+    rules.start_turn(fight(mira), mira, book)
     assert mira.stress == 2 and carried(mira) == {"Blight": 1}
 
 
@@ -252,7 +257,7 @@ def test_blight_lowers_the_healing_regeneration_gives(book) -> None:
         grit=20,
         specials=[ActiveSpecial(name="Blight", x=2), ActiveSpecial(name="Regeneration", x=3)],
     )
-    effects = rules.start_turn(mira, book)
+    effects = rules.start_turn(fight(mira), mira, book)
     assert mira.grit == 21 and effects.ticks[1].grit.blight == 2
 
 
@@ -270,16 +275,16 @@ def test_exorcism_and_requiem_hurt_only_their_creatures(
 ) -> None:
     """Exorcism hurt a non-Fiend or Requiem a non-Undead, or missed its own kind."""
     target = combatant(tags=tags, specials=[ActiveSpecial(name=name, x=3)])
-    rules.start_turn(target, book)
+    rules.start_turn(fight(target), target, book)
     assert target.grit == grit and carried(target) == {name: 2}
 
 
 def test_root_decays_by_the_mastery_rank(book) -> None:
     """Root(4) on a Mastery Rank 2 combatant did not go 4 → 2 → ended in two turns."""
     goblin = combatant("Goblin", mastery_rank=2, specials=[ActiveSpecial(name="Root", x=4)])
-    rules.start_turn(goblin, book)
+    rules.start_turn(fight(goblin), goblin, book)
     assert carried(goblin) == {"Root": 2}
-    rules.start_turn(goblin, book)
+    rules.start_turn(fight(goblin), goblin, book)
     assert goblin.specials == []
 
 
@@ -287,7 +292,7 @@ def test_stunned_costs_one_action_at_the_next_turn_start_and_ends(book) -> None:
     """Stunned did not take exactly one action at the turn start and then end."""
     goblin = combatant("Goblin", specials=[ActiveSpecial(name="Stunned")])
     assert not rules.can_react(goblin)
-    effects = rules.start_turn(goblin, book)
+    effects = rules.start_turn(fight(goblin), goblin, book)
     assert goblin.actions_left == 1 and effects.stunned is not None
     assert goblin.specials == [] and rules.can_react(goblin)
 
@@ -299,7 +304,7 @@ def test_stunned_costs_one_action_at_the_next_turn_start_and_ends(book) -> None:
 def test_display_only_specials_decay_without_touching_grit(book, name: str) -> None:
     """A Special whose X the bot does not model changed Grit or did not decay by 1."""
     target = combatant(specials=[ActiveSpecial(name=name, x=2, source="Mira")])
-    rules.start_turn(target, book)
+    rules.start_turn(fight(target), target, book)
     assert target.grit == 30 and carried(target) == {name: 1}
 
 
@@ -307,7 +312,7 @@ def test_display_only_specials_decay_without_touching_grit(book, name: str) -> N
 def test_triggered_specials_still_decay_at_the_turn_start(book, name: str) -> None:
     """A triggered Diminishing Special did not decay by 1 at the turn start."""
     target = combatant(specials=[ActiveSpecial(name=name, x=3)])
-    rules.start_turn(target, book)
+    rules.start_turn(fight(target), target, book)
     assert carried(target) == {name: 2} and target.grit == 30
 
 
@@ -316,14 +321,14 @@ def test_until_broken_specials_do_not_decay_at_the_turn_start(book, name: str) -
     """An Until-Broken Special decayed at the turn start."""
     x = None if name == "Immovable" else 2
     target = combatant(specials=[ActiveSpecial(name=name, x=x)])
-    rules.start_turn(target, book)
+    rules.start_turn(fight(target), target, book)
     assert carried(target) == {name: x}
 
 
 def test_the_turn_start_forgets_last_turns_movement(book) -> None:
     """Movement from the previous turn still counted at a new turn start."""
     mira = combatant(moved_m=6)
-    rules.start_turn(mira, book)
+    rules.start_turn(fight(mira), mira, book)
     assert mira.moved_m == 0
 
 
@@ -333,7 +338,7 @@ def test_the_turn_start_forgets_last_turns_movement(book) -> None:
 def test_slow_deals_x_at_the_turn_end_without_movement(book) -> None:
     """Slow(2) did not deal 2 at the end of a turn without movement."""
     goblin = combatant("Goblin", specials=[ActiveSpecial(name="Slow", x=2)])
-    effects = rules.end_turn(goblin, book, round_number=1)
+    effects = rules.end_turn(fight(goblin), goblin, book)
     assert goblin.grit == 28 and effects.slow.x == 2
 
 
@@ -341,22 +346,22 @@ def test_slow_deals_nothing_after_moving_one_metre(book) -> None:
     """Slow dealt damage though the combatant moved 1 m this turn."""
     goblin = combatant("Goblin", specials=[ActiveSpecial(name="Slow", x=2)])
     rules.move(goblin, 1, book)
-    rules.end_turn(goblin, book, round_number=1)
+    rules.end_turn(fight(goblin), goblin, book)
     assert goblin.grit == 30
 
 
 def test_brace_decays_at_the_turn_end(book) -> None:
     """Brace(2) did not drop to 1 at the end of the turn."""
     mira = combatant(specials=[ActiveSpecial(name="Brace", x=2)])
-    rules.end_turn(mira, book, round_number=1)
+    rules.end_turn(fight(mira), mira, book)
     assert carried(mira) == {"Brace": 1}
 
 
 def test_a_turn_end_runs_once_per_round(book) -> None:
     """A turn ended twice in a round (/init prev, then next) dealt Slow twice."""
     goblin = combatant("Goblin", specials=[ActiveSpecial(name="Slow", x=2)])
-    rules.end_turn(goblin, book, round_number=1)
-    assert rules.end_turn(goblin, book, round_number=1) is None
+    rules.end_turn(fight(goblin), goblin, book)
+    assert rules.end_turn(fight(goblin), goblin, book) is None
     assert goblin.grit == 28
 
 
@@ -423,11 +428,13 @@ def test_a_broken_combatant_still_ticks_at_its_turn_start(catalogue: Catalogue) 
     flow.add_combatant(encounter, Combatant(id=0, name="Mira", finesse=3), random.Random(0))
     broken = Combatant(id=0, name="Goblin", grit=0, specials=[ActiveSpecial(name="Ruin", x=2)])
     flow.add_combatant(encounter, broken, random.Random(0))
-    hooks = SpecialHooks.from_catalogue(catalogue)
+    hooks = SpecialHooks(SpecialBook(catalogue.specials.specials))
     flow.advance(encounter, random.Random(0), hooks)  # Mira's turn
     step = flow.advance(encounter, random.Random(0), hooks)  # the Goblin's turn is skipped
     assert carried(broken) == {"Ruin": 1}
-    assert "Ruin 2 → 1" in step.turn_starts[0].lines[0]
+    [effects] = step.turn_starts[0].effects
+    assert isinstance(effects, rules.TurnStartEffects)
+    assert [(d.special, d.before, d.after) for d in effects.decays] == [("Ruin", 2, 1)]
 
 
 def test_stepping_back_never_ticks_again(catalogue: Catalogue) -> None:
@@ -436,7 +443,7 @@ def test_stepping_back_never_ticks_again(catalogue: Catalogue) -> None:
     goblin = Combatant(id=0, name="Goblin", finesse=3, specials=[ActiveSpecial(name="Ruin", x=3)])
     flow.add_combatant(encounter, goblin, random.Random(0))
     flow.add_combatant(encounter, Combatant(id=0, name="Mira"), random.Random(0))
-    hooks = SpecialHooks.from_catalogue(catalogue)
+    hooks = SpecialHooks(SpecialBook(catalogue.specials.specials))
     flow.advance(encounter, random.Random(0), hooks)  # Goblin: Ruin 3
     flow.advance(encounter, random.Random(0), hooks)  # Mira
     flow.retreat(encounter)  # the Goblin again

@@ -1,0 +1,396 @@
+"""Attacks at the table: the defense prompt, its buttons, /defend, the timeout, the result.
+
+The rules (`bot.rules.attack_flow`) declare and settle an attack as data; this module
+shows it. An attack whose defender must choose is committed first, then its prompt is
+shown (under the channel's lock, so an answer that comes at once finds it recorded).
+The defender's button, `/defend`, or the defense timeout settles it exactly once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.errors import NotAllowed, NotFound
+from bot.render.attacks import (
+    NO_CHOICE_NOTES,
+    STRATEGY_NAMES,
+    Prompt,
+    Resolution,
+    answered_text,
+    decided_text,
+    prompt_content,
+    prompt_embed,
+    resolution_embed,
+    resolution_log,
+)
+from bot.render.grit import grit_change_text
+from bot.replies import NETWORK_ERRORS
+from bot.rules import encounter as flow
+from bot.rules.attack_flow import (
+    Declared,
+    Settled,
+    answer_attack,
+    counter_attack,
+    counter_offer,
+    find_pending,
+    pending_on,
+    pending_roll,
+    pending_spec,
+    sacrifice_for_defense,
+    strategies,
+)
+from bot.rules.attacks import default_strategy
+from bot.rules.models import Combatant, Encounter, PendingAttack
+from bot.table import Table, at_channel, at_table, mention_allowed
+from bot.views import PersistentButton
+
+if TYPE_CHECKING:
+    from bot.app import Tablehand
+
+CALLED_OFF = "That attack was called off: a combatant in it left the fight."
+DEFENSE_LABELS = {**STRATEGY_NAMES, "sacrifice": "Sacrifice +3"}
+
+
+# Saying a settled attack ------------------------------------------------------------
+
+
+def how_text(settled: Settled, *, chosen_by: str | None = None, timeout: int | None = None) -> str:
+    """Return how the defense was decided: "Block, chosen by bob", the default, or why none."""
+    if settled.no_choice is not None:
+        return NO_CHOICE_NOTES[settled.no_choice]
+    name = STRATEGY_NAMES[settled.strategy] if settled.strategy else "No defense"
+    how = f"{name}, chosen by {chosen_by}" if chosen_by else f"{name}, the default"
+    if chosen_by is None and timeout is not None:
+        how += f" after {timeout} s without an answer"
+    if settled.sacrificed:
+        how += ", with a sacrificed action (+3)"
+    return how
+
+
+def resolution(encounter: Encounter, settled: Settled, how: str, notes: list[str]) -> Resolution:
+    """Return a settled attack as the result shows it."""
+    return Resolution(
+        attacker=_name(encounter, settled.attacker_id),
+        defender=_name(encounter, settled.defender_id),
+        settled=settled,
+        how=how,
+        notes=notes,
+    )
+
+
+def note_settled(table: Table, shown: Resolution) -> tuple[Combatant, ...]:
+    """Log a settled attack and its Grit; return who it was about."""
+    encounter = table.encounter
+    about = _present(encounter, shown.settled.attacker_id, shown.settled.defender_id)
+    table.note(resolution_log(shown), about=about)
+    grit = shown.settled.grit
+    if grit is not None:
+        table.note(lambda gm_view: grit_change_text(grit, gm_view=gm_view), about=about)
+    return about
+
+
+def say_settled(table: Table, settled: Settled, how: str, notes: Sequence[str] = ()) -> None:
+    """Show a settled attack at the table (with a Counter button after a natural 1)."""
+    shown = resolution(table.encounter, settled, how, list(notes))
+    about = note_settled(table, shown)
+    table.show(lambda gm_view: resolution_embed(shown, gm_view=gm_view), about=about)
+    if settled.counter is not None and not table.hidden(about):
+        table.out.view = counter_view(settled.counter.id)
+
+
+def settle_declared(table: Table, declared: Declared, notes: list[str]) -> PendingAttack | None:
+    """Show an attack settled as it was made; return the one still waiting for its defender.
+
+    A hidden defender is never prompted in public: it defends at once with its default [bot].
+    """
+    settled = declared.settled
+    pending = declared.pending
+    if pending is not None and table.hidden(_present(table.encounter, declared.defender_id)):
+        settled = answer_attack(table.encounter, pending.id, None, table.bot.rng)
+        pending = None
+    if settled is not None:
+        say_settled(table, settled, how_text(settled), notes)
+    return pending
+
+
+def _name(encounter: Encounter, combatant_id: int) -> str:
+    found = next((c for c in encounter.combatants if c.id == combatant_id), None)
+    return found.name if found else "someone who left"
+
+
+def _present(encounter: Encounter, *ids: int) -> tuple[Combatant, ...]:
+    return tuple(c for c in encounter.combatants if c.id in ids)
+
+
+# The prompt -------------------------------------------------------------------------
+
+
+def prompt_of(
+    encounter: Encounter, pending: PendingAttack, notes: list[str], caller: int | None
+) -> Prompt:
+    """Describe a pending attack's prompt; it pings the defender's controller (not the caller)."""
+    attacker = flow.by_id(encounter, pending.attacker_id)
+    defender = flow.by_id(encounter, pending.defender_id)
+    spec = pending_spec(pending)
+    ping = defender.controller_id if defender.controller_id is not None else encounter.gm_id
+    return Prompt(
+        attack_id=pending.id,
+        attacker=attacker.name,
+        defender=defender.name,
+        spec=spec,
+        roll=pending_roll(pending),
+        strategies=strategies(defender, spec),
+        default=default_strategy(defender, spec.style, spec.cover),
+        due_at=pending.due_at,
+        ping=None if ping == caller else ping,
+        sacrifice_offered=pending.sacrifice_offered,
+        sacrificed=pending.sacrificed,
+        notes=notes,
+    )
+
+
+def prompt_view(prompt: Prompt) -> discord.ui.View:
+    """Return the defense buttons: each strategy that fits, and Sacrifice +3 when allowed."""
+    view = discord.ui.View(timeout=None)
+    for strategy in prompt.strategies:
+        view.add_item(DefenseButton(prompt.attack_id, strategy))
+    if prompt.sacrifice_offered and not prompt.sacrificed:
+        view.add_item(DefenseButton(prompt.attack_id, "sacrifice"))
+    return view
+
+
+async def show_prompt(
+    interaction: discord.Interaction, channel_id: int, attack_id: str, notes: list[str]
+) -> None:
+    """Show a stored attack's prompt and record its message, under the channel's lock.
+
+    The attack is committed before its prompt is shown, so a prompt the defender sees is
+    never lost to a crash; the lock is held while it is shown, so an answer that comes
+    at once waits until the prompt's message is recorded, and closes it.
+    """
+    bot: Tablehand = interaction.client  # type: ignore[assignment]
+    async with at_channel(bot, channel_id) as table:
+        encounter = None if table.state.damaged else table.state.encounter
+        pending = next(
+            (p for p in (encounter.pending_attacks if encounter else []) if p.id == attack_id),
+            None,
+        )
+        if encounter is None or pending is None:
+            await interaction.response.send_message(CALLED_OFF, ephemeral=True)
+            return
+        prompt = prompt_of(encounter, pending, notes, interaction.user.id)
+        sent = await interaction.response.send_message(
+            prompt_content(prompt),
+            embed=prompt_embed(prompt),
+            allowed_mentions=mention_allowed(prompt.ping),
+            view=prompt_view(prompt),
+        )
+        # The callback's answer names the message: no second call to ask for it.
+        pending.prompt_message_id = sent.message_id or (await interaction.original_response()).id
+
+
+async def close_prompt(bot: Tablehand, channel_id: int, pending: PendingAttack, text: str) -> None:
+    """Take the buttons off an answered prompt and say how it was answered."""
+    if pending.prompt_message_id is None:
+        return
+    message = bot.get_partial_messageable(channel_id).get_partial_message(pending.prompt_message_id)
+    # The defender has its answer already; a failed tidy-up of the prompt is no error.
+    with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
+        await message.edit(content=text, view=None)
+
+
+# Answering: /defend, the buttons, the timeout ----------------------------------------
+
+
+def waiting_for(table: Table, name: str | None) -> PendingAttack:
+    """Return the oldest attack waiting on the caller's (or the named) defender."""
+    encounter = table.encounter
+    if name:
+        defender = table.pick(name, "defend")
+        waiting = pending_on(encounter, {defender.id})
+        missing = f"No attack on {defender.name} is waiting for a defense."
+    else:
+        mine = {c.id for c in encounter.combatants if table.may(c, "defend")}
+        waiting = pending_on(encounter, mine)
+        missing = "No attack is waiting for your defense."
+    if not waiting:
+        raise NotFound(missing)
+    return waiting[0]
+
+
+async def defend(
+    interaction: discord.Interaction, strategy: str, name: str | None, sacrifice: bool
+) -> None:
+    """Answer a waiting attack without buttons (/defend); the result goes below the prompt."""
+    bot: Tablehand = interaction.client  # type: ignore[assignment]
+    async with at_table(interaction) as table:
+        pending = waiting_for(table, name)
+        if sacrifice:
+            sacrifice_for_defense(table.encounter, pending)
+        settled = answer_attack(table.encounter, pending.id, strategy, bot.rng)  # type: ignore[arg-type]
+        if settled is None:
+            table.tell(CALLED_OFF)
+        else:
+            how = how_text(settled, chosen_by=interaction.user.display_name)
+            say_settled(table, settled, how)
+    bot.scheduler.cancel(("defense", pending.id))
+    text = CALLED_OFF if settled is None else answered_text(_defender_of(table, pending), how)
+    await close_prompt(bot, table.channel_id, pending, text)
+
+
+def _defender_of(table: Table, pending: PendingAttack) -> str:
+    return _name(table.encounter, pending.defender_id)
+
+
+class DefenseButton(
+    PersistentButton,
+    template=r"th:defend:(?P<attack>[\w-]+):(?P<choice>block|dodge|break_away|take_cover|sacrifice)",
+):
+    """One defense strategy (or Sacrifice +3) on an attack prompt."""
+
+    def __init__(self, attack_id: str, choice: str) -> None:
+        style = (
+            discord.ButtonStyle.success if choice == "sacrifice" else discord.ButtonStyle.primary
+        )
+        super().__init__(
+            discord.ui.Button(
+                label=DEFENSE_LABELS[choice],  # type: ignore[index]
+                style=style,
+                custom_id=f"th:defend:{attack_id}:{choice}",
+            )
+        )
+        self.attack_id = attack_id
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> DefenseButton:
+        return cls(match["attack"], match["choice"])
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """The defender's controller picks a strategy or sacrifices; the prompt shows the result."""
+        bot: Tablehand = interaction.client  # type: ignore[assignment]
+        async with at_table(interaction) as table:
+            encounter = table.encounter
+            pending = find_pending(encounter, self.attack_id)
+            if pending.prompt_message_id is None and interaction.message is not None:
+                pending.prompt_message_id = interaction.message.id  # shown, then the bot died
+            defender = next((c for c in encounter.combatants if c.id == pending.defender_id), None)
+            if defender is not None:
+                table.require(defender, "defend")
+            if self.choice == "sacrifice" and defender is not None:
+                sacrifice_for_defense(encounter, pending)
+                prompt = prompt_of(encounter, pending, [], None)
+                settled = None
+            else:
+                # A defender who left the fight calls the attack off, whoever pressed.
+                strategy = None if self.choice == "sacrifice" else self.choice
+                settled = answer_attack(encounter, pending.id, strategy, bot.rng)  # type: ignore[arg-type]
+                if settled is not None:
+                    how = how_text(settled, chosen_by=interaction.user.display_name)
+                    shown = resolution(encounter, settled, how, [])
+                    note_settled(table, shown)
+        if self.choice == "sacrifice" and defender is not None:
+            await interaction.response.edit_message(
+                embed=prompt_embed(prompt), view=prompt_view(prompt)
+            )
+            return
+        bot.scheduler.cancel(("defense", pending.id))
+        if settled is None:
+            await interaction.response.send_message(CALLED_OFF, ephemeral=True)
+            await close_prompt(bot, table.channel_id, pending, CALLED_OFF)
+            return
+        # The prompt becomes the result, through the click's own answer: no channel edit is
+        # spent, so the tracker keeps the channel's edit budget.
+        view = counter_view(settled.counter.id) if settled.counter is not None else None
+        await interaction.response.edit_message(
+            content=decided_text(shown.defender, shown.how),
+            embed=resolution_embed(shown, gm_view=False),
+            view=view,
+        )
+
+
+class CounterButton(PersistentButton, template=r"th:counter:(?P<attack>[\w-]+)"):
+    """The counter-attack a natural 1 offers its defender."""
+
+    def __init__(self, attack_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Counter",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"th:counter:{attack_id}",
+            )
+        )
+        self.attack_id = attack_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> CounterButton:
+        return cls(match["attack"])
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """The fumbled attack's defender strikes back, free, against no defense."""
+        bot: Tablehand = interaction.client  # type: ignore[assignment]
+        async with at_table(interaction) as table:
+            offer = counter_offer(table.encounter, self.attack_id)
+            counterer = flow.by_id(table.encounter, offer.counterer_id)
+            if not table.may(counterer, "defend"):
+                raise NotAllowed("This is not your counter-attack.")
+            settled = counter_attack(table.encounter, self.attack_id, str(interaction.id), bot.rng)
+            say_settled(table, settled, how_text(settled))
+        if interaction.message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.message.edit(view=None)
+
+
+def counter_view(attack_id: str) -> discord.ui.View:
+    """Return the Counter button offered after a natural 1."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CounterButton(attack_id))
+    return view
+
+
+# The defense timeout ------------------------------------------------------------------
+
+
+def arm(bot: Tablehand, channel_id: int, pending: PendingAttack) -> None:
+    """Settle the attack with the defender's default when its due time comes."""
+    bot.scheduler.schedule_at(
+        ("defense", pending.id),
+        pending.due_at,
+        resolve_by_default(bot, channel_id, pending.id),
+    )
+
+
+async def resolve_by_default(bot: Tablehand, channel_id: int, attack_id: str) -> None:
+    """Settle an unanswered attack with the defender's default strategy."""
+    async with at_channel(bot, channel_id) as table:
+        encounter = None if table.state.damaged else table.state.encounter
+        pending = next(
+            (p for p in (encounter.pending_attacks if encounter else []) if p.id == attack_id),
+            None,
+        )
+        if pending is None:
+            return  # answered (or the fight ended) meanwhile
+        settled = answer_attack(table.encounter, attack_id, None, bot.rng)
+        if settled is not None:
+            how = how_text(settled, timeout=table.settings.defense_timeout)
+            say_settled(table, settled, how)
+    text = CALLED_OFF if settled is None else answered_text(_defender_of(table, pending), how)
+    await close_prompt(bot, channel_id, pending, text)
+
+
+async def rearm_after_ready(bot: Tablehand) -> None:
+    """Arm the timers of attacks stored before a restart; an overdue one resolves now."""
+    await bot.wait_until_ready()
+    for channel_id in await bot.store.pending_attack_channels():
+        encounter = await bot.store.peek(channel_id)
+        for pending in encounter.pending_attacks if encounter else []:
+            arm(bot, channel_id, pending)

@@ -1,0 +1,85 @@
+"""Character sheets outside the fight: finding the caller's own, and holding one to change it.
+
+A character belongs to one player on one server [GAME.md §1]. `/character` and `/grit`
+both read and write sheets through here; while a fight plays a character, its sheet's
+Grit belongs to the fight and is written back when it leaves or the fight ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.errors import NotFound, RuleViolation
+from bot.rules.models import Character
+from bot.store import Store
+from bot.store.base import KeyedLocks
+from bot.table import name_choices
+
+if TYPE_CHECKING:
+    from bot.app import Tablehand
+
+# One lock per character sheet: /character edit and /grit on a sheet load → change → save.
+SHEET_LOCKS = KeyedLocks()
+
+
+async def fight_holding(store: Store, character_id: int) -> int | None:
+    """Return the channel whose encounter plays this character, if any."""
+    return await store.character_fight(character_id)
+
+
+async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Character:
+    """Return the caller's character of that name, or refuse: they have none."""
+    character = await store.get_character(guild_id, owner_id, " ".join(name.split()))
+    if character is None:
+        raise NotFound(f"You have no character named {name.strip()!r} on this server.")
+    return character
+
+
+@asynccontextmanager
+async def own_sheet(
+    store: Store, guild_id: int, owner_id: int, name: str
+) -> AsyncIterator[Character]:
+    """Hold the caller's named sheet under its lock; save it when the block ends cleanly."""
+    found = await find_own(store, guild_id, owner_id, name)
+    assert found.id is not None
+    async with SHEET_LOCKS.hold(found.id):
+        character = await store.character_by_id(found.id)  # as it is now, under the lock
+        if character is None:
+            raise NotFound(f"You have no character named {name.strip()!r} on this server.")
+        yield character
+        await store.save_character(character)
+
+
+async def refuse_grit_in_fight(store: Store, character: Character) -> None:
+    """Refuse a change to a sheet's Grit while a fight holds the character's copy."""
+    assert character.id is not None
+    channel_id = await fight_holding(store, character.id)
+    if channel_id is not None:
+        raise RuleViolation(
+            f"{character.name} is in the fight in <#{channel_id}>: change their Grit there "
+            "with /grit; the fight writes it back when they leave or it ends."
+        )
+
+
+async def refuse_in_fight(store: Store, character: Character, doing: str) -> None:
+    """Refuse something that must wait until the character has left its fight."""
+    assert character.id is not None
+    channel_id = await fight_holding(store, character.id)
+    if channel_id is not None:
+        raise RuleViolation(
+            f"{character.name} is in the fight in <#{channel_id}>; {doing} after they leave it."
+        )
+
+
+async def character_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete the caller's own character names on this server."""
+    bot: Tablehand = interaction.client  # type: ignore[assignment]
+    own = await bot.store.list_characters(interaction.guild_id or 0, interaction.user.id)
+    return name_choices([c.name for c in own], current)

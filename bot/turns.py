@@ -1,0 +1,133 @@
+"""Turns at the table: ending a turn, Wait and Hold — for the commands and the tracker's buttons.
+
+`/init next`, `/wait` and `/hold` and the pinned tracker's **Next**, **Wait** and **Hold**
+run the same flows here. A button carries the turn it was pressed for, so a double
+click or a button racing a command is refused instead of ending two turns.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.errors import NotAllowed, RuleViolation
+from bot.permissions import controls
+from bot.render.fortune import hold_text, wait_text
+from bot.render.tracker import tracker_embed
+from bot.render.turns import announce
+from bot.rules import encounter as flow
+from bot.rules import fortune
+from bot.rules.models import Encounter
+from bot.table import Table, at_table
+from bot.tracker import TrackerContent
+from bot.views import PersistentButton
+
+
+def end_turn(table: Table) -> None:
+    """End the current turn (or phase) and start what follows: /init next and Next."""
+    encounter = table.encounter
+    actor = flow.current_actor(encounter)
+    if not table.is_gm and (actor is None or not controls(table.caller, actor)):
+        if actor is None or actor.hidden:
+            raise NotAllowed("Only the GM can start the turns or step the phase.")
+        raise NotAllowed(f"It is {actor.name}'s turn; only its player or the GM can end it.")
+    step = flow.advance(encounter, table.bot.rng, table.bot.hooks)
+    table.announce(announce(encounter, step))
+
+
+def wait(table: Table, name: str | None) -> None:
+    """Wait: pass over the combatant's turn; on its own turn the order moves on at once."""
+    combatant = table.pick(name, "act")
+    encounter = table.encounter
+    waited = fortune.wait(encounter, combatant, table.bot.hooks)
+    if waited.own_turn:
+        table.announce(announce(encounter, waited.step))  # "Mira waits." and the next turn
+    else:
+        table.say(wait_text(combatant), about=combatant)
+
+
+def hold(table: Table, name: str | None) -> None:
+    """Hold: a waiting combatant carries into the next round."""
+    combatant = table.pick(name, "act", wanted=lambda c: c.waiting)
+    held = fortune.hold(table.encounter, combatant)
+    table.say(hold_text(combatant, held), about=combatant)
+
+
+def turn_key(encounter: Encounter) -> str:
+    """Return what identifies the moment a tracker shows: round, phase, turn and any /act."""
+    turn = "-" if encounter.turn is None else str(encounter.turn)
+    return f"{encounter.round}.{encounter.phase[:3]}.{turn}.{encounter.acting_now or 0}"
+
+
+TRACKER_ACTIONS = {
+    "next": ("Next", discord.ButtonStyle.primary, "⏭"),
+    "wait": ("Wait", discord.ButtonStyle.secondary, "⏸"),
+    "hold": ("Hold", discord.ButtonStyle.secondary, "⏩"),
+}
+STALE = "That turn is already over; the tracker shows where the fight is now."
+
+
+class TrackerButton(
+    PersistentButton,
+    template=r"th:tracker:(?P<action>next|wait|hold)(?::(?P<key>[\w.-]+))?",
+):
+    """Next / Wait / Hold on the pinned tracker, pressed for the moment it showed."""
+
+    def __init__(self, action: str, key: str | None = None) -> None:
+        label, style, emoji = TRACKER_ACTIONS[action]
+        custom_id = f"th:tracker:{action}" + (f":{key}" if key else "")
+        super().__init__(
+            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=custom_id)
+        )
+        self.action = action
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> TrackerButton:
+        return cls(match["action"], match["key"])
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """Run the button's flow with the commands' rights, unless its moment has passed."""
+        if not await self._current(interaction):
+            return
+        async with at_table(interaction) as table:
+            # A tracker from before buttons carried their moment has no key: nothing to check.
+            if self.key is not None and self.key != turn_key(table.encounter):
+                raise RuleViolation(STALE)
+            if self.action == "next":
+                end_turn(table)
+            elif self.action == "wait":
+                wait(table, None)
+            else:
+                hold(table, None)
+
+    async def _current(self, interaction: discord.Interaction) -> bool:
+        """Return whether the clicked tracker is its encounter's; else retire its buttons."""
+        bot = interaction.client
+        encounter = await bot.store.peek(interaction.channel_id or 0)  # type: ignore[attr-defined]
+        message = interaction.message
+        if encounter is not None and message is not None:
+            if encounter.tracker_message_id == message.id:
+                return True
+        await interaction.response.edit_message(view=None)
+        await interaction.followup.send(
+            "This encounter is over; its buttons no longer do anything.", ephemeral=True
+        )
+        return False
+
+
+def tracker_view(encounter: Encounter) -> discord.ui.View:
+    """Return the tracker's buttons, each carrying the moment it is shown for."""
+    view = discord.ui.View(timeout=None)
+    key = turn_key(encounter)
+    for action in TRACKER_ACTIONS:
+        view.add_item(TrackerButton(action, key))
+    return view
+
+
+def render_tracker(encounter: Encounter) -> TrackerContent:
+    """Render the pinned tracker message with its Next / Wait / Hold buttons."""
+    return TrackerContent(embed=tracker_embed(encounter), view=tracker_view(encounter))

@@ -1,0 +1,116 @@
+"""/roll and /check: free dice and challenge-level checks [COMMANDS.md; GAME.md §3, §6]."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import NotFound
+from bot.permissions import controls
+from bot.render.attacks import check_text, roll_text
+from bot.rules import encounter as flow
+from bot.rules.checks import ChallengeLevel, TimeTaken, roll_check
+from bot.rules.dice import Roller, roll_expression
+from bot.rules.grit import die_of
+from bot.rules.models import Combatant
+from bot.table import Table, at_table, combatant_choices
+
+if TYPE_CHECKING:
+    from bot.app import Tablehand
+
+_CORE_TOKEN = re.compile(r"(?<![A-Za-z])core", re.IGNORECASE)  # as bot.rules.dice reads it
+DIFFICULTIES = [
+    app_commands.Choice(name=f"{level.display} ({level.value})", value=level.value)
+    for level in ChallengeLevel
+]
+NO_ROLLER = "join this channel's fight (/init join) or choose an active character (/character use)."
+
+
+def fighter(table: Table, name: str | None) -> Combatant | None:
+    """Return who rolls in this channel's fight: the named combatant, else the caller's own."""
+    encounter = None if table.state.damaged else table.state.encounter
+    if encounter is None:
+        if name:
+            raise NotFound("This channel has no encounter to find that combatant in.")
+        return None
+    if name:
+        return table.pick(name, "act")
+    mine = any(controls(table.caller, c) for c in encounter.combatants)
+    if mine or (table.is_gm and flow.current_actor(encounter) is not None):
+        return table.pick(None, "act")
+    return None
+
+
+class Dice(commands.Cog):
+    """Free dice expressions and checks."""
+
+    def __init__(self, bot: Tablehand) -> None:
+        self.bot = bot
+
+    async def _active(self, interaction: discord.Interaction) -> Roller | None:
+        return await self.bot.store.active_character(interaction.guild_id or 0, interaction.user.id)
+
+    @app_commands.command(
+        name="roll", description="Roll dice, e.g. 2d20kh1+3; core is your core die"
+    )
+    @app_commands.describe(expression="A dice expression; `core` stands for your current core die")
+    async def roll(
+        self, interaction: discord.Interaction, expression: app_commands.Range[str, 1, 200]
+    ) -> None:
+        core = None
+        if _CORE_TOKEN.search(expression):
+            async with at_table(interaction) as table:
+                roller: Roller | None = fighter(table, None)
+            roller = roller or await self._active(interaction)
+            if roller is None:
+                raise NotFound(f"`core` is your core die: {NO_ROLLER}")
+            core = die_of(roller)
+        result = roll_expression(expression, self.bot.rng, core=core)
+        await interaction.response.send_message(
+            roll_text(interaction.user.display_name, result, core)
+        )
+
+    @app_commands.command(name="check", description="Roll a check against a challenge level")
+    @app_commands.autocomplete(combatant=combatant_choices)
+    @app_commands.choices(difficulty=DIFFICULTIES)
+    @app_commands.describe(
+        trait="The trait's value added to the core die",
+        difficulty="The challenge level to reach",
+        time="Taking longer adds +3/+6; rushing raises the level by 3 per halving",
+        modifier="The GM's modifier (fine tools +, improvised tools −)",
+        combatant="Who checks (default: yours; the GM names NPCs)",
+    )
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        trait: app_commands.Range[int, -50, 100],
+        difficulty: app_commands.Choice[int],
+        time: TimeTaken = "normal",
+        modifier: app_commands.Range[int, -100, 100] = 0,
+        combatant: app_commands.Range[str, 1, 32] | None = None,
+    ) -> None:
+        rng = self.bot.rng
+        async with at_table(interaction) as table:
+            roller = fighter(table, combatant)
+            if roller is not None:
+                result = roll_check(
+                    roller, difficulty.value, rng, trait=trait, modifier=modifier, time=time
+                )
+                table.say(check_text(result), about=roller, log=False)
+        if roller is not None:
+            return
+        character = await self._active(interaction)
+        if character is None:
+            raise NotFound(f"A check rolls your core die: {NO_ROLLER}")
+        result = roll_check(
+            character, difficulty.value, rng, trait=trait, modifier=modifier, time=time
+        )
+        await interaction.response.send_message(check_text(result))
+
+
+async def setup(bot: Tablehand) -> None:
+    await bot.add_cog(Dice(bot))
