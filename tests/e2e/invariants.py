@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from bot.rules.models import Encounter
 from bot.sandbox.client import InteractionResult, SandboxTable
@@ -161,3 +162,58 @@ def unhandled(records: Iterable[logging.LogRecord]) -> list[str]:
         ):
             found.append(f"{record.name} {record.levelname}: {text}")
     return found
+
+
+def _texts(content: str, embeds: list[dict[str, Any]]) -> list[str]:
+    """Return every piece of text a message version shows: content and embed parts."""
+    texts = [content]
+    for embed in embeds:
+        texts += [embed.get("title") or "", embed.get("description") or ""]
+        texts += [(embed.get("footer") or {}).get("text") or ""]
+        for item in embed.get("fields") or []:
+            texts += [item.get("name") or "", item.get("value") or ""]
+    return [t for t in texts if t]
+
+
+def _versions(message: StoredMessage) -> list[list[str]]:
+    """Return the texts of every version a message had: its edits, then what it shows now."""
+    old = [_texts(e.content, e.embeds) for e in message.edits]
+    return [*old, _texts(message.content, message.embeds)]
+
+
+def _exact_grit(name: str) -> re.Pattern[str]:
+    """Match a line that gives this combatant's Grit as numbers, not as level and die."""
+    named = re.escape(name) + r"(?![\w])"
+    return re.compile(
+        named + r"[^\n,]*?(?:\(Grit \d+ → \d+|Grit \d+/\d+|\(\d+/\d+\))", re.IGNORECASE
+    )
+
+
+def secret_problems(
+    messages: Iterable[StoredMessage],
+    *,
+    hidden: Iterable[str],
+    npcs: Iterable[str],
+    gm_ids: set[int],
+) -> list[str]:
+    """Return what players could read that they must not: a hidden NPC's name, an NPC's Grit.
+
+    Every version of every message counts (edits included): public ones, and ephemeral
+    ones shown to anyone but the GM.
+    """
+    hidden_names = [re.compile(re.escape(n) + r"(?![\w])", re.IGNORECASE) for n in hidden]
+    exact = [_exact_grit(n) for n in npcs]
+    problems = []
+    for message in messages:
+        if message.visible_to is not None and message.visible_to in gm_ids:
+            continue
+        for version in _versions(message):
+            for text in version:
+                for pattern in hidden_names:
+                    if pattern.search(text):
+                        problems.append(f"hidden {pattern.pattern!r} in {text[:120]!r}")
+                for pattern in exact:
+                    found = pattern.search(text)
+                    if found:
+                        problems.append(f"an NPC's exact Grit in {found.group(0)[:120]!r}")
+    return problems
