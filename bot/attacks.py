@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -37,14 +37,16 @@ from bot.rules.attack_flow import (
     answer_attack,
     counter_attack,
     counter_offer,
+    declare_attack,
     find_pending,
+    parse_extra_dice,
     pending_on,
     pending_roll,
     pending_spec,
     sacrifice_for_defense,
     strategies,
 )
-from bot.rules.attacks import default_strategy
+from bot.rules.attacks import AttackSpec, default_strategy
 from bot.rules.models import Combatant, Encounter, PendingAttack
 from bot.table import Table, at_channel, at_table, mention_allowed
 from bot.views import PersistentButton
@@ -127,6 +129,56 @@ def _present(encounter: Encounter, *ids: int) -> tuple[Combatant, ...]:
     return tuple(c for c in encounter.combatants if c.id in ids)
 
 
+# Making an attack --------------------------------------------------------------------
+
+
+async def attack(
+    interaction: discord.Interaction,
+    target: str,
+    attacker: str | None,
+    options: dict[str, Any],
+    *,
+    bonus: str | None,
+    spell: bool,
+) -> None:
+    """Make an attack (/attack): settle it at once, or show the defender its prompt."""
+    bot: Tablehand = interaction.client  # type: ignore[assignment]
+    bonus_dice, penalty_dice = parse_extra_dice(bonus)
+    async with at_table(interaction) as table:
+        striker = table.pick(attacker, "act", option="attacker")
+        defender = table.named(target)
+        fields = dict(options)
+        if fields["stealth"] is None:
+            fields["stealth"] = striker.hidden  # a hidden NPC attacks from stealth [bot]
+        spec = AttackSpec(
+            **fields,
+            bonus_dice=bonus_dice,
+            penalty_dice=penalty_dice,
+            surprised=flow.surprised(table.encounter, defender),
+        )
+        declared = declare_attack(
+            table.encounter,
+            striker,
+            defender,
+            spec,
+            bot.rng,
+            attack_id=str(interaction.id),  # unique, and the same after a restart
+            now=bot.scheduler.clock(),
+            timeout=table.settings.defense_timeout * bot.scheduler.time_scale,
+            spell=spell,
+        )
+        notes = []
+        if declared.revealed:
+            notes.append(f"{striker.name} attacks from hiding and is revealed.")
+            table.note(notes[-1])
+        pending = settle_declared(table, declared, notes)
+        if pending is not None:
+            prompt = prompt_of(table.encounter, pending, notes, interaction.user.id)
+    if pending is not None:
+        arm(bot, table.channel_id, pending)
+        await show_prompt(interaction, table.channel_id, prompt)
+
+
 # The prompt -------------------------------------------------------------------------
 
 
@@ -164,34 +216,37 @@ def prompt_view(prompt: Prompt) -> discord.ui.View:
     return view
 
 
-async def show_prompt(
-    interaction: discord.Interaction, channel_id: int, attack_id: str, notes: list[str]
-) -> None:
+async def show_prompt(interaction: discord.Interaction, channel_id: int, prompt: Prompt) -> None:
     """Show a stored attack's prompt and record its message, under the channel's lock.
 
     The attack is committed before its prompt is shown, so a prompt the defender sees is
     never lost to a crash; the lock is held while it is shown, so an answer that comes
-    at once waits until the prompt's message is recorded, and closes it.
+    at once waits until the prompt's message is recorded, and closes it. An attack
+    answered in between (by /defend) is shown without buttons.
     """
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     async with at_channel(bot, channel_id) as table:
         encounter = None if table.state.damaged else table.state.encounter
         pending = next(
-            (p for p in (encounter.pending_attacks if encounter else []) if p.id == attack_id),
+            (
+                p
+                for p in (encounter.pending_attacks if encounter else [])
+                if p.id == prompt.attack_id
+            ),
             None,
         )
-        if encounter is None or pending is None:
-            await interaction.response.send_message(CALLED_OFF, ephemeral=True)
-            return
-        prompt = prompt_of(encounter, pending, notes, interaction.user.id)
+        buttons = {"view": prompt_view(prompt)} if pending is not None else {}
         sent = await interaction.response.send_message(
             prompt_content(prompt),
             embed=prompt_embed(prompt),
             allowed_mentions=mention_allowed(prompt.ping),
-            view=prompt_view(prompt),
+            **buttons,
         )
-        # The callback's answer names the message: no second call to ask for it.
-        pending.prompt_message_id = sent.message_id or (await interaction.original_response()).id
+        if pending is not None:
+            # The callback's answer names the message: no second call to ask for it.
+            pending.prompt_message_id = sent.message_id or (
+                (await interaction.original_response()).id
+            )
 
 
 async def close_prompt(bot: Tablehand, channel_id: int, pending: PendingAttack, text: str) -> None:

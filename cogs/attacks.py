@@ -12,16 +12,41 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import attacks
-from bot.rules import encounter as flow
-from bot.rules.attack_flow import declare_attack, parse_extra_dice
-from bot.rules.attacks import AttackSpec, RangeKind, TargetSize
+from bot import attacks, options
+from bot.rules.attacks import RangeKind, TargetSize
 from bot.rules.dice import Advantage
 from bot.rules.models import AttackStyle, DefenseStrategy
-from bot.table import at_table, combatant_choices
+from bot.table import combatant_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
+
+
+ATTACK_HELP = dict(
+    target="Who is attacked",
+    style="melee (Physical), targeted melee, ranged, thrown (Finesse) or unarmed",
+    attacker="The attacking combatant (default: yours; the GM names NPCs)",
+    area="Targeted melee: the area aimed at (limbs −5, head −10, small −15, precise −20)",
+    damage="Weapon damage as dice, e.g. 1d10+2 (default: the attack's core face)",
+    modifier="Flat modifier to the attack value",
+    risk="Situational Risk added to the attack's Risk",
+    bonus="Bonus and penalty dice, e.g. +1d10 -1d6 (never cause Risk or Critical)",
+    advantage="Roll two core dice and keep the better (or worse)",
+    cover="The defender's cover level 1–4 (+5/10/15/20 against ranged)",
+    distance="Spaces to the target (range adds to the defense)",
+    stealth="From stealth: +4, and double melee damage (default: on for a hidden NPC)",
+    explode="A maximum face rolls again and adds",
+    altitude="Attacking from altitude 1–8 adds damage",
+    charge="Spaces charged: +1 damage per 3",
+    penetration="Penetration against the blocking item's or the cover's durability",
+    weight="A thrown weapon's weight (range = Physical ÷ weight)",
+    spell="The attack is a Spell (Hex adds to it; Sundered to the others)",
+    targeting="Ranged special targeting level 1–4 (−5/10/15/20)",
+    range_kind="Range band: short (thrown), long (missiles), bow",
+    base_risk="The weapon's base Risk (a Great Axe has 3)",
+    cover_durability="Durability of the defender's cover, against penetration",
+    counter="Use the counter-attack a natural 1 opened against the target (no action)",
+)
 
 
 class Attacks(commands.Cog):
@@ -41,41 +66,17 @@ class Attacks(commands.Cog):
     @app_commands.command(name="attack", description="Attack a combatant; its defender chooses")
     @app_commands.autocomplete(target=combatant_choices, attacker=combatant_choices)
     @app_commands.rename(range_kind="range")
-    @app_commands.describe(
-        target="Who is attacked",
-        style="melee (Physical), targeted melee, ranged, thrown (Finesse) or unarmed",
-        attacker="The attacking combatant (default: yours; the GM names NPCs)",
-        area="Targeted melee: the area aimed at (limbs −5, head −10, small −15, precise −20)",
-        damage="Weapon damage as dice, e.g. 1d10+2 (default: the attack's core face)",
-        modifier="Flat modifier to the attack value",
-        risk="Situational Risk added to the attack's Risk",
-        bonus="Bonus and penalty dice, e.g. +1d10 -1d6 (never cause Risk or Critical)",
-        advantage="Roll two core dice and keep the better (or worse)",
-        cover="The defender's cover level 1–4 (+5/10/15/20 against ranged)",
-        distance="Spaces to the target (range adds to the defense)",
-        stealth="From stealth: +4, and double melee damage (default: on for a hidden NPC)",
-        explode="A maximum face rolls again and adds",
-        altitude="Attacking from altitude 1–8 adds damage",
-        charge="Spaces charged: +1 damage per 3",
-        penetration="Penetration against the blocking item's or the cover's durability",
-        weight="A thrown weapon's weight (range = Physical ÷ weight)",
-        spell="The attack is a Spell (Hex adds to it; Sundered to the others)",
-        targeting="Ranged special targeting level 1–4 (−5/10/15/20)",
-        range_kind="Range band: short (thrown), long (missiles), bow",
-        base_risk="The weapon's base Risk (a Great Axe has 3)",
-        cover_durability="Durability of the defender's cover, against penetration",
-        counter="Use the counter-attack a natural 1 opened against the target (no action)",
-    )
+    @app_commands.describe(**ATTACK_HELP)
     async def attack(
         self,
         interaction: discord.Interaction,
-        target: app_commands.Range[str, 1, 32],
+        target: options.Name,
         style: AttackStyle = "melee",
-        attacker: app_commands.Range[str, 1, 32] | None = None,
+        attacker: options.Name | None = None,
         area: TargetSize | None = None,
         damage: app_commands.Range[str, 1, 200] | None = None,
-        modifier: app_commands.Range[int, -100, 100] = 0,
-        risk: app_commands.Range[int, -20, 20] = 0,
+        modifier: options.Modifier = 0,
+        risk: options.Risk = 0,
         bonus: app_commands.Range[str, 1, 200] | None = None,
         advantage: Advantage | None = None,
         cover: app_commands.Range[int, 0, 4] = 0,
@@ -93,54 +94,28 @@ class Attacks(commands.Cog):
         cover_durability: app_commands.Range[int, 0, 100] | None = None,
         counter: bool = False,
     ) -> None:
-        bonus_dice, penalty_dice = parse_extra_dice(bonus)
-        scheduler = self.bot.scheduler
-        async with at_table(interaction) as table:
-            striker = table.pick(attacker, "act", option="attacker")
-            defender = table.named(target)
-            spec = AttackSpec(
-                style=style,
-                target_size=area,
-                special_targeting=targeting or 0,
-                distance=distance,
-                range_kind=range_kind,
-                cover=cover,
-                cover_durability=cover_durability,
-                stealth=striker.hidden if stealth is None else stealth,
-                charge_spaces=charge,
-                penetration=penetration,
-                altitude=altitude,
-                explode=explode,
-                advantage=advantage,
-                bonus_dice=bonus_dice,
-                penalty_dice=penalty_dice,
-                modifier=modifier,
-                base_risk=base_risk,
-                situational_risk=risk,
-                damage=damage,
-                weight=weight,
-                surprised=flow.surprised(table.encounter, defender),
-                counter=counter,
-            )
-            declared = declare_attack(
-                table.encounter,
-                striker,
-                defender,
-                spec,
-                self.bot.rng,
-                attack_id=str(interaction.id),  # unique, and the same after a restart
-                now=scheduler.clock(),
-                timeout=table.settings.defense_timeout * scheduler.time_scale,
-                spell=spell,
-            )
-            notes = []
-            if declared.revealed:
-                notes.append(f"{striker.name} attacks from hiding and is revealed.")
-                table.note(notes[-1])
-            pending = attacks.settle_declared(table, declared, notes)
-        if pending is not None:
-            attacks.arm(self.bot, table.channel_id, pending)
-            await attacks.show_prompt(interaction, table.channel_id, pending.id, notes)
+        options = {
+            "style": style,
+            "target_size": area,
+            "special_targeting": targeting or 0,
+            "distance": distance,
+            "range_kind": range_kind,
+            "cover": cover,
+            "cover_durability": cover_durability,
+            "stealth": stealth,
+            "charge_spaces": charge,
+            "penetration": penetration,
+            "altitude": altitude,
+            "explode": explode,
+            "advantage": advantage,
+            "modifier": modifier,
+            "base_risk": base_risk,
+            "situational_risk": risk,
+            "damage": damage,
+            "weight": weight,
+            "counter": counter,
+        }
+        await attacks.attack(interaction, target, attacker, options, bonus=bonus, spell=spell)
 
     @app_commands.command(name="defend", description="Answer an attack waiting for your defense")
     @app_commands.autocomplete(combatant=combatant_choices)
@@ -153,7 +128,7 @@ class Attacks(commands.Cog):
         self,
         interaction: discord.Interaction,
         strategy: DefenseStrategy,
-        combatant: app_commands.Range[str, 1, 32] | None = None,
+        combatant: options.Name | None = None,
         sacrifice: bool = False,
     ) -> None:
         await attacks.defend(interaction, strategy, combatant, sacrifice)

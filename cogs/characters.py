@@ -16,11 +16,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import options
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
 from bot.rules.grit import change_grit
-from bot.rules.models import Character, DefaultDefense
+from bot.rules.models import (
+    DEFAULT_MAX_GRIT,
+    MAX_NAME_LENGTH,
+    MAX_TAGS,
+    SHEET_BOUNDS,
+    Character,
+    DefaultDefense,
+    Stats,
+)
 from bot.sheets import (
     SHEET_LOCKS,
     character_choices,
@@ -36,45 +45,19 @@ from bot.views import ConfirmButton, confirm_template
 if TYPE_CHECKING:
     from bot.app import Tablehand
 
-NAME_MAX = 32
+NAME_MAX = MAX_NAME_LENGTH
 MAX_CHARACTERS = 25  # per player per server: one autocomplete page [bot]
-MAX_TAGS = 10
 
-Stat = app_commands.Range[int, -50, 100]
-
-EditableField = Literal[
-    "name",
-    "physical",
-    "finesse",
-    "grit",
-    "max_grit",
-    "risk",
-    "initiative_bonus",
-    "mastery_rank",
-    "crit_range",
-    "perception_m",
-    "default_defense",
-    "tags",
-    "durability",
-    "stamina",
-]
-EDITABLE_FIELDS: tuple[str, ...] = get_args(EditableField)
+# /character edit's fields are the sheet's own (`Stats`), and its name.
+EDITABLE_FIELDS: tuple[str, ...] = ("name", *Stats.model_fields)
+EditableField = Literal[EDITABLE_FIELDS]  # type: ignore[valid-type]
 GRIT_FIELDS = ("grit", "max_grit")
 
-# Whole-number fields: (lowest, highest, may be cleared with "none"). The ranges are
-# /init add's and /character create's [COMMANDS.md].
+# Whole-number fields: (lowest, highest, may be cleared with "none"), from the model.
 NUMBER_FIELDS: dict[str, tuple[int, int, bool]] = {
-    "physical": (-50, 100, False),
-    "finesse": (-50, 100, False),
-    "grit": (0, 999, False),
-    "max_grit": (1, 999, False),
-    "risk": (-20, 20, False),
-    "initiative_bonus": (-50, 50, False),
-    "mastery_rank": (1, 10, False),
-    "crit_range": (1, 10, False),
-    "perception_m": (0, 1000, True),
-    "durability": (0, 999, True),
-    "stamina": (0, 999, True),
+    name: (*SHEET_BOUNDS[name], Stats.model_fields[name].default is None)
+    for name in EDITABLE_FIELDS
+    if name in SHEET_BOUNDS
 }
 CLEARED = {"none", "auto", "-", "clear"}
 _INTEGER = re.compile(r"^[+-]?\d+$")
@@ -198,14 +181,14 @@ class Characters(
     async def create(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, NAME_MAX],
-        physical: Stat = 0,
-        finesse: Stat = 0,
-        grit: app_commands.Range[int, 0, 999] | None = None,
-        max_grit: app_commands.Range[int, 1, 999] = 30,
-        risk: app_commands.Range[int, -20, 20] = 0,
-        initiative_bonus: app_commands.Range[int, -50, 50] = 0,
-        mastery_rank: app_commands.Range[int, 1, 10] = 1,
+        name: options.Name,
+        physical: options.Physical = 0,
+        finesse: options.Finesse = 0,
+        grit: options.Grit | None = None,
+        max_grit: options.MaxGrit = DEFAULT_MAX_GRIT,
+        risk: options.Risk = 0,
+        initiative_bonus: options.InitiativeBonus = 0,
+        mastery_rank: options.MasteryRank = 1,
     ) -> None:
         guild_id, owner_id = self._owner(interaction)
         name = character_name(name)

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import options
 from bot.errors import NotFound
 from bot.permissions import controls
 from bot.render.attacks import check_text, roll_text
@@ -87,11 +88,11 @@ class Dice(commands.Cog):
     async def check(
         self,
         interaction: discord.Interaction,
-        trait: app_commands.Range[int, -50, 100],
+        trait: options.Trait,
         difficulty: app_commands.Choice[int],
         time: TimeTaken = "normal",
-        modifier: app_commands.Range[int, -100, 100] = 0,
-        combatant: app_commands.Range[str, 1, 32] | None = None,
+        modifier: options.Modifier = 0,
+        combatant: options.Name | None = None,
     ) -> None:
         rng = self.bot.rng
         async with at_table(interaction) as table:

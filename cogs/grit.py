@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import options
 from bot.errors import BadInput, NotFound
 from bot.permissions import controls
 from bot.render.characters import grit_card
@@ -241,8 +242,8 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         self,
         interaction: discord.Interaction,
         combatant: str,
-        value: app_commands.Range[int, 0, 999],
-        max: app_commands.Range[int, 1, 999] | None = None,
+        value: options.Grit,
+        max: options.MaxGrit | None = None,
     ) -> None:
         def within(target: Combatant | Character) -> None:
             ceiling = target.max_grit if max is None else max

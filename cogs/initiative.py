@@ -9,12 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import turns
+from bot import options, turns
 from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
 from bot.render.tracker import ended_embed, standings_lines, tracker_embed
 from bot.render.turns import announce, summary_embed
 from bot.rules import encounter as flow
 from bot.rules.models import (
+    DEFAULT_MAX_GRIT,
+    MAX_TAGS,
+    Character,
     Combatant,
     DefaultDefense,
     Encounter,
@@ -31,11 +34,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Stat = app_commands.Range[int, -50, 100]
+
+ADD_HELP = {
+    "name": "Name; with count, numbered (Goblin 1..n)",
+    "count": "How many (numbered)",
+    "hidden": "Hidden from players until /init reveal",
+    "controller": "The player who controls it (it becomes a player character)",
+    "tags": "Comma-separated tags, e.g. Undead, Stealth",
+    "default_defense": "Used when the defender does not choose in time",
+}
 
 
 def _tags(text: str | None) -> list[str]:
-    return [tag.strip() for tag in (text or "").split(",") if tag.strip()][:10]
+    return [tag.strip() for tag in (text or "").split(",") if tag.strip()][:MAX_TAGS]
 
 
 def _write_back(table: Table, combatant: Combatant) -> None:
@@ -44,6 +55,26 @@ def _write_back(table: Table, combatant: Combatant) -> None:
         table.state.write_back(
             combatant.character_id, combatant.grit, combatant.max_grit, combatant.injuries
         )
+
+
+def _joining(
+    sheet: Character | None, name: str, user_id: int, typed: dict[str, int | None]
+) -> Combatant:
+    """Return the player's combatant: their sheet (stats typed here override it), or a new one."""
+    inline = {key: value for key, value in typed.items() if value is not None}
+    if sheet is not None:
+        fields = sheet.model_dump(exclude={"id", "guild_id", "owner_id", "name"})
+        combatant = Combatant(id=0, name=sheet.name, character_id=sheet.id, **{**fields, **inline})
+    else:
+        stats = {"max_grit": DEFAULT_MAX_GRIT, **inline}
+        stats.setdefault("grit", stats["max_grit"])
+        combatant = Combatant(id=0, name=name, **stats)
+    if combatant.grit > combatant.max_grit:
+        raise BadInput(f"Grit {combatant.grit} is above max_grit {combatant.max_grit}.")
+    combatant.controller_id = user_id
+    combatant.is_npc = False
+    combatant.side = "party"
+    return combatant
 
 
 class EndConfirm(ConfirmButton, template=confirm_template("end")):
@@ -164,30 +195,23 @@ class Initiative(
     @app_commands.command(
         name="add", description="Add NPCs (or, with controller, a player's combatant)"
     )
-    @app_commands.describe(
-        name="Name; with count, numbered (Goblin 1..n)",
-        count="How many (numbered)",
-        hidden="Hidden from players until /init reveal",
-        controller="The player who controls it (it becomes a player character)",
-        tags="Comma-separated tags, e.g. Undead, Stealth",
-        default_defense="Used when the defender does not choose in time",
-    )
+    @app_commands.describe(**ADD_HELP)
     async def add(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 32],
-        physical: Stat = 0,
-        finesse: Stat = 0,
-        grit: app_commands.Range[int, 0, 999] | None = None,
-        max_grit: app_commands.Range[int, 1, 999] = 30,
-        risk: app_commands.Range[int, -20, 20] = 0,
-        initiative_bonus: app_commands.Range[int, -50, 50] = 0,
+        name: options.Name,
+        physical: options.Physical = 0,
+        finesse: options.Finesse = 0,
+        grit: options.Grit | None = None,
+        max_grit: options.MaxGrit = DEFAULT_MAX_GRIT,
+        risk: options.Risk = 0,
+        initiative_bonus: options.InitiativeBonus = 0,
         count: app_commands.Range[int, 1, flow.MAX_COMBATANTS] = 1,
         hidden: bool = False,
         side: Side | None = None,
         controller: discord.Member | None = None,
-        mastery_rank: app_commands.Range[int, 1, 10] = 1,
-        crit_range: app_commands.Range[int, 1, 10] = 1,
+        mastery_rank: options.MasteryRank = 1,
+        crit_range: options.CritRange = 1,
         tags: app_commands.Range[str, 0, 200] | None = None,
         default_defense: DefaultDefense = "auto",
     ) -> None:
@@ -195,28 +219,27 @@ class Initiative(
             raise BadInput(f"Grit {grit} is above max_grit {max_grit}.")
         if hidden and controller is not None:
             raise BadInput("Only NPCs can be hidden; a combatant with a controller is a player's.")
+        stats = {"physical": physical, "finesse": finesse, "risk": risk, "crit_range": crit_range}
+        model = Combatant(
+            id=0,
+            name=name,
+            grit=max_grit if grit is None else grit,
+            max_grit=max_grit,
+            initiative_bonus=initiative_bonus,
+            hidden=hidden,
+            controller_id=controller.id if controller else None,
+            is_npc=controller is None,
+            side=side or ("party" if controller else "foes"),
+            mastery_rank=mastery_rank,
+            tags=_tags(tags),
+            default_defense=default_defense,
+            **stats,
+        )
         async with at_table(interaction) as table:
             encounter = table.gm("add combatants")
-            added: list[Combatant] = []
-            for combatant_name in flow.numbered_names(encounter, name, count):
-                combatant = Combatant(
-                    id=0,
-                    name=combatant_name,
-                    physical=physical,
-                    finesse=finesse,
-                    grit=max_grit if grit is None else grit,
-                    max_grit=max_grit,
-                    risk=risk,
-                    initiative_bonus=initiative_bonus,
-                    hidden=hidden,
-                    controller_id=controller.id if controller else None,
-                    is_npc=controller is None,
-                    side=side or ("party" if controller else "foes"),
-                    mastery_rank=mastery_rank,
-                    crit_range=crit_range,
-                    tags=_tags(tags),
-                    default_defense=default_defense,
-                )
+            added = []
+            for copy_name in flow.numbered_names(encounter, name, count):
+                combatant = model.model_copy(update={"name": copy_name}, deep=True)
                 flow.add_combatant(encounter, combatant, self.bot.rng)
                 added.append(combatant)
                 table.note(f"{combatant.name} joins the fight.", about=combatant)
@@ -235,61 +258,41 @@ class Initiative(
     async def join(
         self,
         interaction: discord.Interaction,
-        character: app_commands.Range[str, 1, 32] | None = None,
-        physical: Stat | None = None,
-        finesse: Stat | None = None,
-        grit: app_commands.Range[int, 0, 999] | None = None,
-        max_grit: app_commands.Range[int, 1, 999] | None = None,
-        initiative_bonus: app_commands.Range[int, -50, 50] | None = None,
+        character: options.Name | None = None,
+        physical: options.Physical | None = None,
+        finesse: options.Finesse | None = None,
+        grit: options.Grit | None = None,
+        max_grit: options.MaxGrit | None = None,
+        initiative_bonus: options.InitiativeBonus | None = None,
     ) -> None:
         store = self.bot.store
-        guild_id = interaction.guild_id or 0
         user = interaction.user
         sheet = (
-            await store.get_character(guild_id, user.id, character)
+            await store.get_character(interaction.guild_id or 0, user.id, character)
             if character
-            else await store.active_character(guild_id, user.id)
+            else await store.active_character(interaction.guild_id or 0, user.id)
         )
-        inline = {
-            key: value
-            for key, value in {
-                "physical": physical,
-                "finesse": finesse,
-                "grit": grit,
-                "max_grit": max_grit,
-                "initiative_bonus": initiative_bonus,
-            }.items()
-            if value is not None
-        }
         if sheet is None and character is None:
             raise NotFound(
                 "You have no active character: create one with /character create, "
                 "or join with a name (`character:`) and stats."
             )
+        typed = {
+            "physical": physical,
+            "finesse": finesse,
+            "grit": grit,
+            "max_grit": max_grit,
+            "initiative_bonus": initiative_bonus,
+        }
+        joining = _joining(sheet, character or user.display_name, user.id, typed)
         async with at_table(interaction) as table:
             encounter = table.encounter
-            if sheet is not None:
-                fields = sheet.model_dump(exclude={"id", "guild_id", "owner_id", "name"})
-                fields.update(inline)
-                combatant = Combatant(id=0, name=sheet.name, character_id=sheet.id, **fields)
-            else:
-                stats = {"max_grit": 30, **inline}
-                stats.setdefault("grit", stats["max_grit"])
-                combatant = Combatant(id=0, name=character or user.display_name, **stats)
-            if combatant.grit > combatant.max_grit:
-                raise BadInput(f"Grit {combatant.grit} is above max_grit {combatant.max_grit}.")
-            combatant.controller_id = user.id
-            combatant.is_npc = False
-            combatant.side = "party"
-            mine = [
-                c
-                for c in encounter.combatants
-                if c.character_id and c.character_id == combatant.character_id
-            ]
-            if mine:
-                raise RuleViolation(f"{mine[0].name} is already in this fight.")
-            flow.add_combatant(encounter, combatant, self.bot.rng)
-            table.say(f"**{combatant.name}** joins the fight.", about=combatant)
+            if joining.character_id and any(
+                c.character_id == joining.character_id for c in encounter.combatants
+            ):
+                raise RuleViolation(f"{joining.name} is already in this fight.")
+            flow.add_combatant(encounter, joining, self.bot.rng)
+            table.say(f"**{joining.name}** joins the fight.", about=joining)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight")
     @app_commands.autocomplete(combatant=combatant_choices)

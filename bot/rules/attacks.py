@@ -672,6 +672,20 @@ def _penetration_counts(
     return False
 
 
+def _check_resolvable(
+    attack: AttackRoll, attacker: Combatant, defender: Combatant | None, spec: AttackSpec
+) -> None:
+    if defender is None and not spec.fixed_object:
+        raise BadInput("An attack needs a defender unless its target is a fixed object.")
+    if defender is not None and spec.fixed_object:
+        raise BadInput("A fixed object has no defender; leave the defender out.")
+    if attack.attacker_id != attacker.id or attack.style != spec.style:
+        raise BadInput("That attack roll belongs to another attacker or attack.")
+    validate_spec(spec, attacker)
+    if defender is not None and defender.id == attacker.id:
+        raise RuleViolation(f"{attacker.name} cannot attack themself.")
+
+
 def resolve_attack(
     attack: AttackRoll,
     attacker: Combatant,
@@ -688,23 +702,13 @@ def resolve_attack(
     # respond (surprised, counter-attacked, focused long action, Broken). `defender` None
     # is a fixed object. `extra_damage_dice` are dice expressions added to a hit (Hex,
     # Sundered: "+1d8 per 2 X rounded up", from Specials).
-    if defender is None and not spec.fixed_object:
-        raise BadInput("An attack needs a defender unless its target is a fixed object.")
-    if defender is not None and spec.fixed_object:
-        raise BadInput("A fixed object has no defender; leave the defender out.")
-    if attack.attacker_id != attacker.id or attack.style != spec.style:
-        raise BadInput("That attack roll belongs to another attacker or attack.")
-    validate_spec(spec, attacker)
-    if defender is not None and defender.id == attacker.id:
-        raise RuleViolation(f"{attacker.name} cannot attack themself.")
-
-    kind = spec.range_kind or DEFAULT_RANGE_KIND.get(spec.style)
+    _check_resolvable(attack, attacker, defender, spec)
     common = {
         "attacker_id": attacker.id,
         "defender_id": defender.id if defender else None,
         "style": spec.style,
         "attack": attack,
-        "range_kind": kind,
+        "range_kind": spec.range_kind or DEFAULT_RANGE_KIND.get(spec.style),
         "distance": spec.distance,
         "range_bonus": spec_range(spec),
     }
@@ -719,24 +723,35 @@ def resolve_attack(
         )
     cumulative = defender is not None and long_action_defense(defender) == "auto_hit"
     if attack.critical or cumulative:
-        late = _late_attack_modifiers(defender, None, spec)
         return AttackResult(
             **common,
-            attack_modifiers=late,
+            attack_modifiers=_late_attack_modifiers(defender, None, spec),
             outcome="auto_hit",
             auto_reason="critical" if attack.critical else "cumulative_long_action",
             damage=_damage(
                 attack, attacker, spec, rng, durability=None, extra_damage_dice=extra_damage_dice
             ),
         )
+    return _opposed(attack, attacker, defender, strategy, spec, rng, extra_damage_dice, common)
 
+
+def _opposed(
+    attack: AttackRoll,
+    attacker: Combatant,
+    defender: Combatant | None,
+    strategy: DefenseStrategy | None,
+    spec: AttackSpec,
+    rng: random.Random,
+    extra_damage_dice: Sequence[str],
+    common: dict[str, object],
+) -> AttackResult:
+    """Resolve attack value against defense value: a hit only above it [000, 002]."""
     if defender is None:
         defense = _fixed_object_defense(spec)
     else:
         defense = _defend(attacker, defender, strategy, spec, rng)
     late = _late_attack_modifiers(defender, defense.strategy, spec)
-    attack_value = attack.value + total_of(late)
-    hit = attack_value > defense.value  # ties go to the defender [000, 002]
+    hit = attack.value + total_of(late) > defense.value  # ties go to the defender [000, 002]
     durability: int | None = None
     if defender is not None and _penetration_counts(defender, defense.strategy, spec):
         durability = defender.durability if defense.strategy == "block" else spec.cover_durability
@@ -747,7 +762,7 @@ def resolve_attack(
         )
     ranged_dodge = defense.strategy == "dodge" and spec.ranged
     return AttackResult(
-        **common,
+        **common,  # type: ignore[arg-type]
         attack_modifiers=late,
         defense=defense,
         outcome="hit" if hit else "miss",

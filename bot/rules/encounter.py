@@ -13,6 +13,7 @@ from typing import Literal, Protocol
 from pydantic import Field, SerializeAsAny
 
 from bot.errors import BadInput, NotFound, RuleViolation
+from bot.rules import long_actions
 from bot.rules.grit import die_of
 from bot.rules.initiative import (
     Ambush,
@@ -21,11 +22,10 @@ from bot.rules.initiative import (
     order_for_round,
     roll_ambush,
 )
-from bot.rules.models import Combatant, Encounter, Phase
+from bot.rules.models import MAX_NAME_LENGTH, Combatant, Encounter, Phase
 from bot.rules.results import Result
 
 MAX_COMBATANTS = 100  # per encounter; a longer tracker shows a window around the actor
-MAX_NAME_LENGTH = 32
 
 # Phases before the turns, in the `full` flow's order; `compact` opens at Declaration.
 OPENING_PHASES: tuple[Phase, ...] = ("start", "question", "declaration")
@@ -521,8 +521,7 @@ def _cleanup(encounter: Encounter, *, all_waiting: bool) -> RoundEnd:
         if combatant.waiting:
             _hold(combatant)
             held.append(combatant.id)
-        if combatant.long_action is not None:
-            combatant.long_action.attacked_this_round = False
+        long_actions.new_round(combatant)
     return RoundEnd(round=encounter.round, held=held, all_waiting=all_waiting and bool(held))
 
 

@@ -177,6 +177,22 @@ def blight_x(specials: list[ActiveSpecial]) -> int:
     return sum(s.x or 0 for s in specials if s.name.casefold() == "blight")
 
 
+def _check_change(
+    damage: int | None, heal: int | None, set_to: int | None, max_grit: int | None
+) -> None:
+    """Refuse a Grit change that asks for two things at once, nothing, or a negative number."""
+    given = [k for k, v in (("damage", damage), ("heal", heal), ("set", set_to)) if v is not None]
+    if len(given) > 1:
+        raise BadInput("Change Grit one way at a time: damage, heal or set.")
+    if not given and max_grit is None:
+        raise BadInput("Say how Grit changes: damage, heal, set or max.")
+    for label, value in (("Damage", damage), ("Healing", heal), ("Grit", set_to)):
+        if value is not None and value < 0:
+            raise BadInput(f"{label} cannot be negative (got {value}).")
+    if max_grit is not None and max_grit < 1:
+        raise BadInput(f"Maximum Grit must be at least 1 (got {max_grit}).")
+
+
 def change_grit(
     target: HasGrit,
     *,
@@ -189,17 +205,7 @@ def change_grit(
     # This is the only function that changes Grit; attacks, Specials and /grit all use it.
     # Grit stays within 0..max; reaching 0 from above records an Injury [002]; healing
     # received is lowered by Blight's X while Blight lasts [GAME.md §7].
-    given = [k for k, v in (("damage", damage), ("heal", heal), ("set", set_to)) if v is not None]
-    if len(given) > 1:
-        raise BadInput("Change Grit one way at a time: damage, heal or set.")
-    if not given and max_grit is None:
-        raise BadInput("Say how Grit changes: damage, heal, set or max.")
-    for label, value in (("Damage", damage), ("Healing", heal), ("Grit", set_to)):
-        if value is not None and value < 0:
-            raise BadInput(f"{label} cannot be negative (got {value}).")
-    if max_grit is not None and max_grit < 1:
-        raise BadInput(f"Maximum Grit must be at least 1 (got {max_grit}).")
-
+    _check_change(damage, heal, set_to, max_grit)
     before, max_before = target.grit, target.max_grit
     level_before, die_before = grit_level(before), die_of(target)
     new_max = max_before if max_grit is None else max_grit

@@ -347,11 +347,6 @@ def stand_up(combatant: Combatant) -> int:
     return left
 
 
-def fall_prone(combatant: Combatant) -> None:
-    """Drop prone: a free action [003]."""
-    combatant.prone = True
-
-
 # Round zero [GAME.md §5, 002, 003].
 
 

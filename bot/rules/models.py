@@ -68,22 +68,48 @@ class Declaration(Model):
     kind: DeclarationKind = "primary"
 
 
+# What a sheet may hold [bot]: the one source of these bounds. The model enforces them and
+# every command option for a sheet field is built from them (`bot.options`).
+SHEET_BOUNDS: dict[str, tuple[int, int]] = {
+    "physical": (-50, 100),
+    "finesse": (-50, 100),
+    "grit": (0, 999),
+    "max_grit": (1, 999),
+    "risk": (-20, 20),
+    "crit_range": (1, 10),
+    "perception_m": (0, 1000),
+    "initiative_bonus": (-50, 50),
+    "durability": (0, 999),
+    "stamina": (0, 999),
+    "mastery_rank": (1, 10),
+}
+MAX_TAGS = 10
+MAX_NAME_LENGTH = 32  # of a combatant, a character or a tag [bot]
+
+
+def _bounded(name: str, default: int | None) -> Any:
+    low, high = SHEET_BOUNDS[name]
+    return Field(default=default, ge=low, le=high)
+
+
 class Stats(Model):
     """What a character and a combatant share: the sheet [GAME.md §1]."""
 
-    physical: int = 0
-    finesse: int = 0
-    grit: int = Field(default=DEFAULT_MAX_GRIT, ge=0)
-    max_grit: int = Field(default=DEFAULT_MAX_GRIT, ge=1)
-    risk: int = 0  # standing Risk modifier added to every action's Risk [002]
-    crit_range: int = Field(default=1, ge=1)  # 1 = only the die's top face [bot]
-    perception_m: int | None = None  # from the Grit table unless set [002]
-    initiative_bonus: int = 0
+    physical: int = _bounded("physical", 0)
+    finesse: int = _bounded("finesse", 0)
+    grit: int = _bounded("grit", DEFAULT_MAX_GRIT)
+    max_grit: int = _bounded("max_grit", DEFAULT_MAX_GRIT)
+    risk: int = _bounded("risk", 0)  # standing Risk modifier added to every action's Risk [002]
+    crit_range: int = _bounded("crit_range", 1)  # 1 = only the die's top face [bot]
+    perception_m: int | None = _bounded(
+        "perception_m", None
+    )  # from the Grit table unless set [002]
+    initiative_bonus: int = _bounded("initiative_bonus", 0)
     default_defense: DefaultDefense = "auto"
-    durability: int | None = None  # of a held shield or item [000]
-    stamina: int | None = None  # spent by ranged dodge where tracked [000]
-    mastery_rank: int = Field(default=1, ge=1)
-    tags: list[str] = Field(default_factory=list)  # Fiend, Undead, Stealth…
+    durability: int | None = _bounded("durability", None)  # of a held shield or item [000]
+    stamina: int | None = _bounded("stamina", None)  # spent by ranged dodge where tracked [000]
+    mastery_rank: int = _bounded("mastery_rank", 1)
+    tags: list[str] = Field(default_factory=list, max_length=MAX_TAGS)  # Fiend, Undead, Stealth…
 
 
 class Character(Stats):

@@ -1,0 +1,31 @@
+"""Command options defined once: the sheet's ranges come from the rules' model, for every cog.
+
+Discord shows an integer option's bounds and refuses what is outside them before the bot
+sees it; the same bounds are what `bot.rules.models.Stats` enforces, so a value a command
+accepts is always one the model holds.
+"""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from bot.rules.models import MAX_NAME_LENGTH, SHEET_BOUNDS
+
+
+def sheet_range(field: str) -> type[int]:
+    """Return an integer option bounded as the sheet's field is."""
+    low, high = SHEET_BOUNDS[field]
+    return app_commands.Range[int, low, high]  # type: ignore[return-value]
+
+
+Physical = sheet_range("physical")
+Finesse = sheet_range("finesse")
+Grit = sheet_range("grit")
+MaxGrit = sheet_range("max_grit")
+Risk = sheet_range("risk")
+CritRange = sheet_range("crit_range")
+InitiativeBonus = sheet_range("initiative_bonus")
+MasteryRank = sheet_range("mastery_rank")
+Trait = sheet_range("physical")  # a check's trait is a sheet attribute's value
+Name = app_commands.Range[str, 1, MAX_NAME_LENGTH]  # a combatant's or a character's
+Modifier = app_commands.Range[int, -100, 100]  # a flat modifier to an attack, defense or check
