@@ -20,8 +20,8 @@ from tests.e2e.conftest import tablehand_bot
 pytestmark = pytest.mark.e2e
 
 EDITABLE = (
-    "name, physical, finesse, grit, max_grit, risk, initiative_bonus, mastery_rank, "
-    "crit_range, perception_m, default_defense, tags, durability, stamina"
+    "name, physical, finesse, grit, max_grit, risk, crit_range, perception_m, "
+    "initiative_bonus, default_defense, durability, stamina, mastery_rank, tags"
 )
 
 
