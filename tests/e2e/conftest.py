@@ -27,14 +27,21 @@ from bot.sandbox.client import SandboxTable
 from bot.sandbox.harness import SANDBOX_TOKEN, running_bot
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.probe_cog import ProbeBot
+from tests.scripted import ScriptedRandom
 
 PROBE = "tests.e2e.probe_cog"
 
 BotFactory = Callable[[LoopbackDiscord, Path], discord.Client]
 
 
-def tablehand_bot(server: LoopbackDiscord, tmp_path: Path, *, seed: int = 1234) -> discord.Client:
-    """Build the real bot: a temp database, a seeded Random, every cog plus the probe cog."""
+def tablehand_bot(
+    server: LoopbackDiscord,
+    tmp_path: Path,
+    *,
+    seed: int = 1234,
+    rng: random.Random | None = None,
+) -> discord.Client:
+    """Build the real bot: a temp database, a seeded (or the given) Random, every cog + probe."""
     from bot.app import Tablehand, cog_extensions
     from bot.config import Settings
 
@@ -45,7 +52,8 @@ def tablehand_bot(server: LoopbackDiscord, tmp_path: Path, *, seed: int = 1234) 
         gateway_url=server.gateway_url,
         guild_ids=[server.guild.id],
     )
-    return Tablehand(settings, rng=random.Random(seed), extensions=[*cog_extensions(), PROBE])
+    dice = rng if rng is not None else random.Random(seed)
+    return Tablehand(settings, rng=dice, extensions=[*cog_extensions(), PROBE])
 
 
 BOTS: dict[str, BotFactory] = {
@@ -59,6 +67,7 @@ BOTS: dict[str, BotFactory] = {
 async def make_table(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[SandboxTable]]]:
     """Return a starter: `await make_table(bot=..., **server_options)` → a ready table."""
     async with AsyncExitStack() as stack:
+        clients: list[discord.Client] = []
 
         async def start(bot: str | BotFactory = "tablehand", **server_options: Any) -> SandboxTable:
             server = await stack.enter_async_context(LoopbackDiscord(**server_options))
@@ -67,9 +76,13 @@ async def make_table(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[Sa
             await stack.enter_async_context(running_bot(server, client))
             table = SandboxTable(server)
             table.bot = client  # type: ignore[attr-defined]
+            clients.append(client)
             return table
 
         yield start
+        for client in clients:  # a test's scripted dice must all have been drawn, and fitted
+            if isinstance(dice := getattr(client, "rng", None), ScriptedRandom):
+                dice.done()
 
 
 @pytest.fixture

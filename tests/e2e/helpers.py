@@ -1,8 +1,18 @@
-"""Helpers the end-to-end tests share: the settled pinned tracker and what it shows."""
+"""Helpers the end-to-end tests share: scripted dice, the pinned tracker and what it shows."""
 
 from __future__ import annotations
 
 from bot.sandbox.client import SandboxTable
+from tests.scripted import Face, ScriptedRandom
+
+
+def script(table: SandboxTable, *faces: Face | int) -> ScriptedRandom:
+    """Make the listed faces the bot's next draws; the script before must be used up."""
+    before = table.bot.rng  # type: ignore[attr-defined]
+    if isinstance(before, ScriptedRandom):
+        before.done()
+    table.bot.rng = dice = ScriptedRandom(faces)  # type: ignore[attr-defined]
+    return dice
 
 
 async def settle(table: SandboxTable) -> None:
