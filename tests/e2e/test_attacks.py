@@ -1,14 +1,14 @@
 """/attack and /defend end to end: prompts, buttons, timeouts, restarts, every number shown.
 
-The dice are exact: each test seeds `bot.rng` just before the command, and the faces
-quoted in its comments are what `random.Random(seed)` draws through the rules, in order
-(attack die, then defense die, then damage dice).
+The dice are scripted: just before the command each test lists the faces the bot draws,
+in order (attack die, then defense die, then damage dice), each with its die: `d20(10)`
+is a d20 showing 10. A face drawn by another die, a face too many or too few fails the
+test (tests/scripted.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from bot.sandbox.records import StoredMessage
 from bot.sandbox.server import LoopbackDiscord
 from bot.store import SQLiteStore
 from tests.e2e.conftest import tablehand_bot
+from tests.e2e.helpers import script
+from tests.scripted import ScriptedRandom, d4, d6, d8, d10, d12, d20
 
 pytestmark = pytest.mark.e2e
 
@@ -41,11 +43,6 @@ async def _set_up(table: SandboxTable) -> SandboxTable:
 async def fight(make_table) -> SandboxTable:
     """Round 1 in #table-1: the GM's Goblin (Physical 3, Finesse 2) and alice's Mira (4, 3)."""
     return await _set_up(await make_table())
-
-
-def seed(table: SandboxTable, n: int) -> None:
-    """Make the bot's next draws those of random.Random(n)."""
-    table.bot.rng = random.Random(n)  # type: ignore[attr-defined]
 
 
 def fields(embed: dict[str, Any] | None) -> dict[str, str]:
@@ -89,7 +86,7 @@ async def prompt_closed(table: SandboxTable, prompt: StoredMessage) -> StoredMes
 async def test_a_melee_attack_blocked_shows_every_number_and_lowers_grit(fight) -> None:
     """A blocked melee hit did not show d20 10 + Physical 4 = 14 vs d20 3 + 3 = 6 and 3 damage."""
     table = fight
-    seed(table, 23)  # attack d20 10; block d20 3; weapon 1d8 → 1
+    script(table, d20(10), d20(3), d8(1))  # attack, block, weapon 1d8+2
     prompt = await table.user("alice").run("/attack target:Goblin style:melee damage:1d8+2")
     assert not prompt.ephemeral
     assert (
@@ -118,7 +115,7 @@ async def test_a_melee_attack_blocked_shows_every_number_and_lowers_grit(fight) 
 async def test_a_targeted_melee_attack_dodged_subtracts_the_area(fight) -> None:
     """A targeted limbs attack did not use Finesse − 5 against a dodge, with the core face as damage."""
     table = fight
-    seed(table, 47)  # attack d20 12; dodge d20 3
+    script(table, d20(12), d20(3))  # attack, dodge; no weapon: the attack face is the damage
     prompt = await table.user("alice").run("/attack target:Goblin style:targeted area:limbs")
     resolved = await prompt.click("Dodge", as_user="gm")
     assert fields(resolved.embed) == {
@@ -134,7 +131,7 @@ async def test_a_targeted_melee_attack_dodged_subtracts_the_area(fight) -> None:
 async def test_an_unarmed_attack_against_break_away_deals_physical(fight) -> None:
     """An unarmed hit against break away did not deal the attacker's Physical (4)."""
     table = fight
-    seed(table, 60)  # attack d20 10; break away d20 10 + the higher of Physical 3 / Finesse 2
+    script(table, d20(10), d20(10))  # attack; break away + the higher of Physical 3 / Finesse 2
     prompt = await table.user("alice").run("/attack target:Goblin style:unarmed")
     resolved = await prompt.click("Break Away", as_user="gm")
     assert fields(resolved.embed) == {
@@ -150,7 +147,7 @@ async def test_a_ranged_attack_against_take_cover_weighs_penetration(fight) -> N
     """Take cover was not 2 × cover + range with no roll, or penetration 3 > durability 1 took nothing."""
     table = fight
     # 10 spaces = 20 m, beyond Mira's Perception (10 m): she rolls a d12 [002].
-    seed(table, 101)  # attack d12 10; no defense roll; weapon 2d6 → 2, 5
+    script(table, d12(10), d6(2), d6(5))  # attack; no defense roll; weapon 2d6
     prompt = await table.user("alice").run(
         "/attack target:Goblin style:ranged cover:2 distance:10 penetration:3 "
         "cover_durability:1 modifier:10 damage:2d6"
@@ -171,7 +168,7 @@ async def test_a_thrown_attack_blocked_by_a_shield_wears_it(fight) -> None:
     """A thrown hit on a shield did not lose 3 to penetration, 2 to durability, and wear the shield."""
     table = fight
     await change(table, "Goblin", durability=2)
-    seed(table, 101)  # attack d20 19; block d20 7; weapon 1d6 → 5
+    script(table, d20(19), d20(7), d6(5))  # attack, block, weapon 1d6
     prompt = await table.user("alice").run(
         "/attack target:Goblin style:thrown weight:2 distance:2 penetration:3 damage:1d6"
     )
@@ -190,8 +187,8 @@ async def test_a_thrown_attack_blocked_by_a_shield_wears_it(fight) -> None:
 async def test_a_ranged_attack_dodged_with_advantage_and_extra_dice(fight) -> None:
     """Advantage, bonus and penalty dice and the range against a dodge were not all shown."""
     table = fight
-    # attack d20 17 and 8 (keep 17), bonus 1d10 → 4, penalty 1d4 → 4; dodge d20 3
-    seed(table, 120)
+    # attack with advantage (keeps 17), bonus 1d10, penalty 1d4; dodge
+    script(table, d20(17), d20(8), d10(4), d4(4), d20(3))
     prompt = await table.user("alice").run(
         '/attack target:Goblin style:ranged distance:5 advantage:advantage bonus:"+1d10 -1d4"'
     )
@@ -209,7 +206,7 @@ async def test_a_ranged_attack_dodged_with_advantage_and_extra_dice(fight) -> No
 async def test_stealth_charge_and_altitude_add_their_damage(fight) -> None:
     """A stealthy charge from altitude 1 did not add +4, 1d10, momentum 2 and double the damage."""
     table = fight
-    seed(table, 142)  # attack d20 19; block d20 16; weapon 1d6 → 2; altitude 1d10 → 8
+    script(table, d20(19), d20(16), d6(2), d10(8))  # attack, block, weapon 1d6, altitude 1d10
     prompt = await table.user("alice").run(
         "/attack target:Goblin stealth:true charge:6 altitude:1 damage:1d6"
     )
@@ -230,7 +227,8 @@ async def test_stealth_charge_and_altitude_add_their_damage(fight) -> None:
 async def test_a_critical_hits_at_once_with_an_extra_die(fight) -> None:
     """A natural 20 asked the defender, or did not add the explosion and a critical d20."""
     table = fight
-    seed(table, 5)  # attack d20 20, explodes 9; weapon 1d8 → 6; critical d20 → 17
+    # attack (explodes), its explosion, weapon 1d8, Critical d20
+    script(table, d20(20), d20(9), d8(6), d20(17))
     resolved = await table.user("alice").run("/attack target:Goblin damage:1d8 explode:true")
     assert resolved.buttons == []
     assert resolved.embed["title"] == "Mira attacks Goblin — Critical hit"
@@ -245,7 +243,7 @@ async def test_a_critical_hits_at_once_with_an_extra_die(fight) -> None:
 async def test_a_risk_failure_misses_at_once_without_a_counter(fight) -> None:
     """A natural 4 against Risk 4 asked the defender, hit, or offered a counter-attack."""
     table = fight
-    seed(table, 160)  # attack d20 4
+    script(table, d20(4))  # attack
     resolved = await table.user("alice").run("/attack target:Goblin risk:3")
     assert resolved.buttons == []
     assert fields(resolved.embed) == {
@@ -260,7 +258,7 @@ async def test_a_risk_failure_misses_at_once_without_a_counter(fight) -> None:
 async def test_a_natural_one_offers_a_free_counter_against_no_defense(fight) -> None:
     """A natural 1 did not offer the GM a Counter that hits Mira's defense of 0 without an action."""
     table = fight
-    seed(table, 206)  # Mira's attack d20 1; Goblin's counter d20 3
+    script(table, d20(1), d20(3))  # Mira's attack, the Goblin's counter
     fumble = await table.user("alice").run("/attack target:Goblin")
     assert fields(fumble.embed)["Outcome"] == (
         "Risk failure (natural 1 ≤ Risk 1) — **automatic miss**\n"
@@ -289,7 +287,7 @@ async def test_a_natural_one_offers_a_free_counter_against_no_defense(fight) -> 
 async def test_a_counter_can_be_made_with_attack_options(fight) -> None:
     """/attack counter:true did not use the open counter with the weapon given, free of actions."""
     table = fight
-    seed(table, 206)  # Mira's attack d20 1; Goblin's counter d20 3; weapon 1d6 → 3
+    script(table, d20(1), d20(3), d6(3))  # Mira's attack, the Goblin's counter, its weapon 1d6
     await table.user("alice").run("/attack target:Goblin")
     counter = await table.user("gm").run(
         "/attack target:Mira attacker:Goblin counter:true damage:1d6"
@@ -311,7 +309,7 @@ async def test_an_ambush_hits_a_surprised_defender_at_six_plus_range(make_table)
     await gm.run("/init start ambush:party")
     await gm.run("/init add name:Goblin physical:3 finesse:2")
     await alice.run("/init join character:Mira physical:4 finesse:3")
-    seed(table, 23)  # attack d20 10
+    script(table, d20(10))  # attack
     resolved = await alice.run("/attack target:Goblin style:ranged distance:5")
     assert resolved.buttons == []
     assert resolved.embed["description"] == "Ranged · surprised in round zero: defense 6 + range"
@@ -331,7 +329,7 @@ async def test_a_prone_defender_gives_melee_attackers_three(fight) -> None:
     """A melee attack on a prone defender did not get +3."""
     table = fight
     await change(table, "Goblin", prone=True)
-    seed(table, 221)  # attack d20 8; block d20 14
+    script(table, d20(8), d20(14))  # attack, block
     prompt = await table.user("alice").run("/attack target:Goblin")
     resolved = await prompt.click("Block", as_user="gm")
     assert fields(resolved.embed)["Attack"] == (
@@ -345,7 +343,7 @@ async def test_a_focused_long_action_gets_no_defense_and_loses_its_progress(figh
     table = fight
     ritual = {"name": "Ritual", "kind": "focused", "rounds": 3, "progress": 2}
     await change(table, "Goblin", long_action=ritual)
-    seed(table, 23)  # attack d20 10
+    script(table, d20(10))  # attack
     resolved = await table.user("alice").run("/attack target:Goblin")
     assert resolved.buttons == []
     assert fields(resolved.embed)["Defense"] == "No defense (focused on a long action) → **0**"
@@ -360,7 +358,7 @@ async def test_sundered_adds_its_dice_to_a_hit(fight) -> None:
     table = fight
     applied = await table.user("gm").run("/effect apply combatant:Goblin special:Sundered x:3")
     assert not applied.ephemeral, applied.text
-    seed(table, 203)  # attack d20 3; block d20 2; weapon 1d6 → 4; Sundered 2d8 → 4, 1
+    script(table, d20(3), d20(2), d6(4), d8(4), d8(1))  # attack, block, weapon 1d6, Sundered 2d8
     prompt = await table.user("alice").run("/attack target:Goblin damage:1d6")
     resolved = await prompt.click("Block", as_user="gm")
     assert fields(resolved.embed)["Damage"] == (
@@ -374,11 +372,11 @@ async def test_hex_adds_only_to_a_spell(fight) -> None:
     table = fight
     applied = await table.user("gm").run("/effect apply combatant:Goblin special:Hex x:2")
     assert not applied.ephemeral, applied.text
-    seed(table, 23)  # attack d20 10; block d20 3; weapon 1d8 → 1; Hex 2 → 1d8 → 5
+    script(table, d20(10), d20(3), d8(1), d8(5))  # attack, block, weapon 1d8+2, Hex 2 → 1d8
     prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2 spell:true")
     resolved = await prompt.click("Block", as_user="gm")
     assert fields(resolved.embed)["Damage"] == "Weapon 3 (1d8+2: 1) · Hex 2 5 (1d8: 5) → **8**"
-    seed(table, 23)
+    script(table, d20(10), d20(3), d8(1))  # the same without Hex's die
     plain = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
     plain_resolved = await plain.click("Block", as_user="gm")
     assert fields(plain_resolved.embed)["Damage"] == "Weapon 3 (1d8+2: 1) → **3**"
@@ -390,7 +388,7 @@ async def test_hex_adds_only_to_a_spell(fight) -> None:
 async def test_sacrifice_spends_an_action_for_three_defense(fight) -> None:
     """Sacrifice +3 did not spend the Goblin's action, leave the prompt open, or add +3."""
     table = fight
-    seed(table, 244)  # attack d20 14; block d20 13
+    script(table, d20(14), d20(13))  # attack, block
     prompt = await table.user("alice").run("/attack target:Goblin")
     sacrificed = await prompt.click("Sacrifice +3", as_user="gm")
     assert sacrificed.type == 7  # the prompt is updated in place
@@ -410,7 +408,7 @@ async def test_sacrifice_spends_an_action_for_three_defense(fight) -> None:
 async def test_defend_answers_the_waiting_attack_without_buttons(fight) -> None:
     """/defend did not resolve the attack waiting on Mira and close its prompt."""
     table = fight
-    seed(table, 23)  # Goblin's attack d20 10; Mira's dodge d20 3
+    script(table, d20(10), d20(3))  # the Goblin's attack, Mira's dodge
     prompt = await table.user("gm").run("/attack target:Mira attacker:Goblin")
     assert prompt.message.mentions == [table.user("alice").id]  # only the defender's player
     answered = await table.user("alice").run("/defend strategy:dodge")
@@ -428,7 +426,7 @@ async def test_defend_answers_the_waiting_attack_without_buttons(fight) -> None:
 async def test_defend_for_someone_elses_combatant_is_refused(fight) -> None:
     """bob could answer the attack on alice's Mira with /defend."""
     table = fight
-    seed(table, 23)
+    script(table, d20(10))  # the Goblin's attack, a plain one that waits for a defense
     await table.user("gm").run("/attack target:Mira attacker:Goblin")
     refused = await table.user("bob").run("/defend strategy:block combatant:Mira")
     assert refused.ephemeral and refused.content == "This is not your defense."
@@ -438,7 +436,7 @@ async def test_defend_for_someone_elses_combatant_is_refused(fight) -> None:
 async def test_an_attack_on_someone_who_left_is_called_off(fight) -> None:
     """An attack whose defender left the fight could not be cleared, or still dealt damage."""
     table = fight
-    seed(table, 23)
+    script(table, d20(10))  # attack
     prompt = await table.user("alice").run("/attack target:Goblin")
     await table.user("gm").run("/init remove combatant:Goblin")
     called_off = await prompt.click("Block", as_user="gm")
@@ -455,7 +453,7 @@ async def test_a_defense_timeout_falls_back_to_the_default(fight) -> None:
     set_to = await table.user("admin").run("/settings defense_timeout seconds:5")
     assert not set_to.ephemeral, set_to.text
     table.bot.scheduler.time_scale = 0.01  # type: ignore[attr-defined] # 5 s → 0.05 s
-    seed(table, 260)  # attack d20 7; block d20 3
+    script(table, d20(7), d20(3))  # attack, the default block
     prompt = await table.user("alice").run("/attack target:Goblin")
     resolved = await table.channel(CHANNEL).wait_for_message(
         lambda m: bool(m.embeds) and "default" in m.embeds[0].get("description", ""),
@@ -477,7 +475,7 @@ async def test_a_defense_timeout_falls_back_to_the_default(fight) -> None:
 async def test_a_button_and_the_timeout_racing_resolve_once(fight) -> None:
     """A click and the timeout together resolved one attack twice."""
     table = fight
-    seed(table, 23)
+    script(table, d20(10), d20(3), d8(1))  # attack, block (once), weapon 1d8+2
     prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
     attack_id = (await encounter(table)).pending_attacks[0].id
     click, _ = await asyncio.gather(
@@ -501,7 +499,7 @@ async def test_a_button_and_the_timeout_racing_resolve_once(fight) -> None:
 async def test_a_non_defender_pressing_a_defense_button_is_refused(fight) -> None:
     """A player pressing the GM's defense got anything but a private refusal, or changed something."""
     table = fight
-    seed(table, 23)
+    script(table, d20(10))  # attack
     prompt = await table.user("alice").run("/attack target:Goblin")
     before = (await encounter(table)).model_dump()
     for user in ("alice", "bob"):
@@ -514,7 +512,7 @@ async def test_a_non_defender_pressing_a_defense_button_is_refused(fight) -> Non
 async def test_the_attack_spends_an_action_and_the_tracker_shows_it(fight) -> None:
     """An attack did not spend one of Mira's actions, or the tracker did not show it."""
     table = fight
-    seed(table, 23)
+    script(table, d20(10))  # attack
     await table.user("alice").run("/attack target:Goblin")
     assert (await combatant(table, "Mira")).actions_left == 1
     await table.bot.trackers.settled()  # type: ignore[attr-defined]
@@ -526,7 +524,7 @@ async def test_the_attack_spends_an_action_and_the_tracker_shows_it(fight) -> No
 async def test_the_round_log_holds_the_attack_and_its_damage(fight) -> None:
     """The round's log did not list the attack's outcome and the Grit it cost."""
     table = fight
-    seed(table, 23)
+    script(table, d20(10), d20(3), d8(1))  # attack, block, weapon 1d8+2
     prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
     await prompt.click("Block", as_user="gm")
     async with table.bot.store.channel(channel_id(table)) as state:  # type: ignore[attr-defined]
@@ -541,7 +539,7 @@ async def test_a_hidden_npc_that_attacks_is_revealed(fight) -> None:
     """A hidden NPC attacked unseen, without its stealth bonus, or stayed hidden."""
     table = fight
     await table.user("gm").run("/init add name:Shade physical:2 hidden:true")
-    seed(table, 23)  # attack d20 10
+    script(table, d20(10))  # attack
     prompt = await table.user("gm").run("/attack target:Mira attacker:Shade")
     assert "Shade attacks from hiding and is revealed." in prompt.content
     assert fields(prompt.embed)["Attack"] == (
@@ -615,7 +613,7 @@ async def test_a_refused_attack_changes_nothing(
 async def test_an_attacker_without_actions_is_refused(fight) -> None:
     """A third attack in a round was allowed, or its refusal changed something."""
     table = fight
-    seed(table, 23)
+    script(table, d20(10), d20(3))  # two attacks, each waiting for a defense
     for _ in range(2):
         await table.user("alice").run("/attack target:Goblin")
     before = (await encounter(table)).model_dump()
@@ -634,15 +632,17 @@ async def test_a_restart_between_attack_and_defense_keeps_the_buttons_working(
 ) -> None:
     """After a restart the old prompt's Block button did not resolve the stored attack."""
     table = SandboxTable(server)
-    async with running_bot(server, tablehand_bot(server, tmp_path, seed=285)) as bot:
+    before = ScriptedRandom([d20(19)])  # attack
+    async with running_bot(server, tablehand_bot(server, tmp_path, rng=before)) as bot:
         table.bot = bot  # type: ignore[attr-defined]
         await _set_up(table)
-        seed(table, 285)  # attack d20 19
         prompt = await table.user("alice").run("/attack target:Goblin damage:1d10")
         assert len((await encounter(table)).pending_attacks) == 1  # committed before the stop
-    async with running_bot(server, tablehand_bot(server, tmp_path, seed=7)) as bot:
+    before.done()
+    after = ScriptedRandom([d20(11), d10(3)])  # dodge, weapon 1d10
+    async with running_bot(server, tablehand_bot(server, tmp_path, rng=after)) as bot:
         table.bot = bot  # type: ignore[attr-defined]
-        resolved = await prompt.click("Dodge", as_user="gm")  # dodge d20 11; weapon 1d10 → 3
+        resolved = await prompt.click("Dodge", as_user="gm")
         assert fields(resolved.embed) == {
             "Attack": "d20 **19** · Physical +4 → **23**\nRisk 1 · Critical 20",
             "Defense": "Dodge · d20 **11** · Finesse +2 → **13**\nRisk 1 · Critical 20",
@@ -651,6 +651,7 @@ async def test_a_restart_between_attack_and_defense_keeps_the_buttons_working(
             "Grit": "Goblin takes 3 damage (Prime d20).",
         }
         await prompt_closed(table, prompt.message)
+    after.done()
 
 
 async def test_an_attack_overdue_after_a_restart_resolves_at_once(
@@ -658,20 +659,22 @@ async def test_an_attack_overdue_after_a_restart_resolves_at_once(
 ) -> None:
     """An attack whose timeout passed while the bot was down was not resolved after start-up."""
     table = SandboxTable(server)
-    async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
+    before = ScriptedRandom([d20(19)])  # attack
+    async with running_bot(server, tablehand_bot(server, tmp_path, rng=before)) as bot:
         table.bot = bot  # type: ignore[attr-defined]
         await _set_up(table)
-        seed(table, 285)  # attack d20 19
         prompt = await table.user("alice").run("/attack target:Goblin")
         assert len((await encounter(table)).pending_attacks) == 1  # committed before the stop
+    before.done()
     async with (
         SQLiteStore(tmp_path / "tablehand.db") as store,
         store.channel(table.channel(CHANNEL).id) as state,
     ):
         state.require_encounter().pending_attacks[0].due_at = 0.0  # overdue
-    async with running_bot(server, tablehand_bot(server, tmp_path, seed=11)) as bot:
+    after = ScriptedRandom([d20(15)])  # the default block, at start-up
+    async with running_bot(server, tablehand_bot(server, tmp_path, rng=after)) as bot:
         table.bot = bot  # type: ignore[attr-defined]
-        # Resolved at start-up: the default block d20 15; no weapon, so damage is the face 19.
+        # Resolved at start-up with the default block; no weapon: the damage is the face 19.
         resolved = await table.channel(CHANNEL).wait_for_message(
             lambda m: bool(m.embeds) and "default" in m.embeds[0].get("description", ""),
             after=prompt.message,
@@ -684,6 +687,7 @@ async def test_an_attack_overdue_after_a_restart_resolves_at_once(
             "Grit": "Goblin takes 19 damage. Goblin drops to Reduced Grit — now rolls d12.",
         }
         await prompt_closed(table, prompt.message)
+    after.done()
 
 
 async def test_an_attack_prompt_costs_one_rest_call(fast) -> None:
@@ -693,7 +697,7 @@ async def test_an_attack_prompt_costs_one_rest_call(fast) -> None:
     await gm.run("/init start")
     await gm.run("/init add name:Goblin")
     await alice.run("/init join character:Mira")
-    table.bot.rng = random.Random(3)  # type: ignore[attr-defined]
+    script(table, d20(8))  # attack: neither Critical nor a Risk failure, so a prompt
     prompt = await alice.run("/attack target:Goblin")
     assert prompt.buttons, prompt.text  # the defender must choose: a prompt, not a result
     calls = [
@@ -705,7 +709,7 @@ async def test_an_attack_prompt_costs_one_rest_call(fast) -> None:
 async def test_a_defense_button_answers_through_its_click_not_a_channel_edit(fight) -> None:
     """Answering a prompt's button spent a channel message edit, which the tracker needs."""
     table = fight
-    seed(table, 23)
+    script(table, d20(10), d20(3), d8(1))  # attack, block, weapon 1d8+2
     prompt = await table.user("alice").run("/attack target:Goblin style:melee damage:1d8+2")
     mark = len(table.server.calls)
     resolved = await prompt.click("Block", as_user="gm")

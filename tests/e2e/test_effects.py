@@ -153,7 +153,7 @@ async def test_a_restart_between_two_turns_neither_loses_nor_repeats_a_tick(
             first = await gm.run("/init next")  # the Goblin's turn: its tick only
             assert "Goblin takes 3 damage (Prime d20)" in first.text
             assert "Orc takes" not in first.text
-        async with running_bot(server, tablehand_bot(server, tmp_path, seed=5)) as bot:
+        async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
             table.bot = bot  # type: ignore[attr-defined]
             bot.trackers.interval = 0
             second = await gm.run("/init next")  # the Orc's turn: its first tick, once

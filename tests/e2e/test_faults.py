@@ -1,6 +1,6 @@
 """Discord faults injected by the loopback Discord: the game goes on as if nothing happened.
 
-Each case plays the same seeded fight twice on one loopback Discord: once cleanly (in
+Each case plays the same scripted fight twice on one loopback Discord: once cleanly (in
 #table-3, with its own database), once with a fault (in #table-1). Every command must
 succeed in both, tell the table the same thing, and leave the same stored encounter;
 the faulted channel's tracker must show the stored state after the next update; and
@@ -29,13 +29,13 @@ from bot.sandbox.harness import running_bot
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.conftest import tablehand_bot
 from tests.e2e.invariants import pinned_tracker, stored, tracker_shows, unhandled
+from tests.scripted import ScriptedRandom, d6, d8, d20
 
 pytestmark = pytest.mark.e2e
 
-SEED = 4244
 CLEAN, FAULTED = "table-3", "table-1"
 
-# (who, command). Every step succeeds; the dice are the seeded Random's.
+# (who, command). Every step succeeds.
 FIGHT: list[tuple[str, str]] = [
     ("gm", "/init start mode:finesse"),
     ("gm", "/init add name:Goblin physical:3 finesse:2 count:2"),
@@ -52,6 +52,12 @@ FIGHT: list[tuple[str, str]] = [
     ("gm", "/init next"),
     ("gm", "/init next"),
 ]
+# The dice the fight draws, in order.
+DICE = (
+    *(d20(8), d20(16)),  # the first /init next: the roll-off of the Goblins, tied on Finesse
+    *(d20(9), d20(7), d8(7)),  # Mira's attack, Goblin 1's block, her weapon 1d8+2
+    *(d6(3), d6(3)),  # 2d6 damage to Brom
+)
 # The next update after the fault: the tracker must show the stored state after it.
 NEXT_UPDATE = ("gm", '/grit damage combatant:"Goblin 2" amount:1')
 
@@ -153,7 +159,7 @@ def told(replies: list[InteractionResult], table: SandboxTable) -> list[tuple[bo
 
 
 def fresh_bot(server: LoopbackDiscord, tmp_path: Path, name: str) -> Tablehand:
-    bot = tablehand_bot(server, tmp_path / name, seed=SEED)
+    bot = tablehand_bot(server, tmp_path / name, rng=ScriptedRandom(DICE))
     bot.trackers.interval = 0  # type: ignore[attr-defined]
     return bot  # type: ignore[return-value]
 
@@ -176,6 +182,7 @@ async def test_a_fault_changes_nothing_and_the_tracker_heals(
             table.bot = bot  # type: ignore[attr-defined]
             clean = await play(table, CLEAN, steps, nothing)
             clean_state = await stored(bot.store, table.channel(CLEAN).id)
+            bot.rng.done()
         assert all(not r.ephemeral for r in clean), [r.text for r in clean if r.ephemeral]
 
         async with running_bot(server, fresh_bot(server, tmp_path, "faulted")) as bot:
@@ -189,6 +196,7 @@ async def test_a_fault_changes_nothing_and_the_tracker_heals(
 
             faulted = await play(table, FAULTED, steps, strike)
             await bot.trackers.settled()
+            bot.rng.done()
             faulted_state = await stored(bot.store, channel_id)
             assert server.stats.faults - faults_before == case.faults
             if "gateway" in case.name:  # the command sent while it was away came by RESUME

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
 from bot.sandbox.client import SandboxTable
 from bot.sandbox.render import plain
-from tests.e2e.helpers import acting, order_in, rows, settle, tracker
+from tests.e2e.helpers import acting, order_in, rows, script, settle, tracker
+from tests.scripted import d20
 
 pytestmark = pytest.mark.e2e
-
-
-def faces(seed: int, count: int) -> list[int]:
-    """Replay the d20 faces a seeded initiative roll draws, in the order combatants joined."""
-    rng = random.Random(seed)
-    return [rng.randint(1, 20) for _ in range(count)]
 
 
 async def four(table: SandboxTable, mode: str = "fortune", flow: str = "compact") -> None:
@@ -38,7 +32,7 @@ def titled(text: str) -> str:
 
 
 async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
-    """A seeded fortune round did not show Haste, Wait, /act and Hold on the tracker step by step."""
+    """A fortune round did not show Haste, Wait, /act and Hold on the tracker step by step."""
     table = fast
     gm, alice, bob = table.user("gm"), table.user("alice"), table.user("bob")
     await four(table)
@@ -53,12 +47,11 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
         "▫ — Orc",
     ]
 
-    table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
+    script(table, d20(11), d20(5), d20(13), d20(2))  # initiative: Mira, Brom, Goblin, Orc
     rolled = await gm.run("/init next")
-    mira, brom, goblin, orc = faces(7, 4)
-    assert f"Mira {mira + 5} (d20 {mira} · Finesse +2 · Haste +3)" in rolled.text
-    assert f"Goblin {goblin + 1} (d20 {goblin} · Finesse +1)" in rolled.text
-    assert f"Brom {brom + 1} (d20 {brom} · Finesse +1), Orc {orc} (d20 {orc})" in rolled.text
+    assert "Mira 16 (d20 11 · Finesse +2 · Haste +3)" in rolled.text
+    assert "Goblin 14 (d20 13 · Finesse +1)" in rolled.text
+    assert "Brom 6 (d20 5 · Finesse +1), Orc 2 (d20 2)" in rolled.text
     assert "Mira's turn — rolls d20, 1 action" in rolled.text
     assert rows(await tracker(table)) == [
         "▶ 16 Mira · ●○ · ⚡ Haste",  # 11 + 2 + 3: ahead of the Goblin's 14 only by Haste
@@ -122,10 +115,9 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
         "▫ — Orc · ⏩ Hold",
     ]
 
-    table.bot.rng = random.Random(5)  # type: ignore[attr-defined]
+    script(table, d20(20), d20(9), d20(12), d20(17))  # initiative: Mira, Brom, Goblin, Orc
     second = await gm.run("/init next")
-    orc = faces(5, 4)[3]
-    assert f"Orc {orc + 10} (d20 {orc} · Hold +10)" in second.text
+    assert "Orc 27 (d20 17 · Hold +10)" in second.text
     assert rows(await tracker(table)) == [
         "▶ 27 Orc · ●●",  # 17 + 10: the Hold bonus puts it ahead of Mira's 22
         "▫ 22 Mira · ●●",
@@ -142,7 +134,7 @@ async def test_when_everyone_left_waits_the_round_passes_and_they_hold(fast) -> 
     await alice.run("/init join character:Mira finesse:2")
     await bob.run("/init join character:Brom finesse:1")
     await gm.run("/init add name:Goblin finesse:1")
-    table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
+    script(table, d20(11), d20(5), d20(13))  # initiative: Mira, Brom, Goblin
     await gm.run("/init next")
     assert order_in(await tracker(table)) == ["Goblin", "Mira", "Brom"]  # 14, 13, 6
     await gm.run("/init next")
@@ -158,11 +150,10 @@ async def test_when_everyone_left_waits_the_round_passes_and_they_hold(fast) -> 
         "▫ — Brom · ⏩ Hold",
     ]
 
-    table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
+    script(table, d20(11), d20(5), d20(13))  # the same faces as round 1
     rolled = await gm.run("/init next")
-    mira, brom, _ = faces(7, 3)
-    assert f"Mira {mira + 12} (d20 {mira} · Finesse +2 · Hold +10)" in rolled.text
-    assert f"Brom {brom + 11} (d20 {brom} · Finesse +1 · Hold +10)" in rolled.text
+    assert "Mira 23 (d20 11 · Finesse +2 · Hold +10)" in rolled.text
+    assert "Brom 16 (d20 5 · Finesse +1 · Hold +10)" in rolled.text
     # Without the bonus the Goblin's 14 would have beaten both (13 and 6).
     assert order_in(await tracker(table)) == ["Mira", "Brom", "Goblin"]
 
@@ -304,6 +295,7 @@ async def test_a_focused_long_action_goes_back_to_zero_when_attacked(fast) -> No
     worked = await alice.run("/declare action:Ritual kind:long")
     assert "Mira works on Ritual: 2/3 (2 actions spent)." in worked.text
     await alice.run("/init next")
+    script(table, d20(15))  # the Goblin's attack: neither Critical nor a Risk failure
     attacked = await gm.run("/attack target:Mira")
     assert "no defense" in attacked.text.lower()
     assert rows(await tracker(table))[0] == "▫ 5 Mira · ○○ · ⏳ Ritual 0/3"

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from bot.rules.dice import roll_expression
 from bot.rules.models import Character, Combatant
 from bot.sandbox.client import InteractionResult, SandboxTable, SandboxUser
+from tests.e2e.helpers import script
+from tests.scripted import d4, d6, d12, d1000
 
 pytestmark = pytest.mark.e2e
 
@@ -147,10 +146,9 @@ async def test_roll_core_rolls_the_die_of_the_new_level(table: SandboxTable) -> 
     before = await alice.run("/roll core")
     assert before.content.endswith("(core = d20)")
     await alice.run("/grit damage combatant:Mira amount:1")
-    table.bot.rng = random.Random(11)  # type: ignore[attr-defined]
-    expected = roll_expression("d12", random.Random(11))
+    script(table, d12(8))
     after = await alice.run("/roll core")
-    assert after.content == f"🎲 **Alice** rolls {expected.breakdown} (core = d12)"
+    assert after.content == "🎲 **Alice** rolls 1d12 (8) = `8` (core = d12)"
 
 
 async def test_healed_before_its_turn_a_broken_combatant_acts_this_round(
@@ -173,14 +171,10 @@ async def test_damage_within_a_level_announces_no_level_change(table: SandboxTab
 async def test_a_dice_amount_is_rolled_with_the_bots_random(table: SandboxTable) -> None:
     """`2d6+1` is rolled from the bot's Random; the reply shows the dice and the change."""
     await fight(table)
-    table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
-    expected = roll_expression("2d6+1", random.Random(7))
+    script(table, d6(3), d6(2))
     reply = await table.user("gm").run("/grit damage combatant:Goblin amount:2d6+1")
-    after = 30 - expected.total
-    assert reply.content == (
-        f"🎲 {expected.breakdown}\nGoblin takes {expected.total} damage (Prime d20)."
-    )
-    assert (await combatant(table, "Goblin")).grit == after
+    assert reply.content == "🎲 2d6 (3, 2) + 1 = `6`\nGoblin takes 6 damage (Prime d20)."
+    assert (await combatant(table, "Goblin")).grit == 24
 
 
 async def test_damage_stops_at_zero_and_records_one_injury(table: SandboxTable) -> None:
@@ -419,24 +413,23 @@ async def test_a_bad_amount_is_refused_and_changes_nothing(
 ) -> None:
     """A malformed, negative or absurd amount is refused; Grit, log and dice are untouched."""
     await fight(table)
-    table.bot.rng = random.Random(3)  # type: ignore[attr-defined]
+    dice = script(table)  # no faces: any roll fails
     log_before = await round_log(table, 1)
     reply = await table.user("gm").run("/grit damage combatant:Goblin", amount=amount)
     assert_refused(reply, message)
     assert (await combatant(table, "Goblin")).grit == 30
     assert await round_log(table, 1) == log_before
-    assert table.bot.rng.random() == random.Random(3).random()  # type: ignore[attr-defined]
+    assert dice.used == 0 and dice.error is None
 
 
 async def test_dice_that_roll_below_zero_are_refused(table: SandboxTable) -> None:
     """`1d4-10` rolls a negative amount: refused, Grit unchanged."""
     await fight(table)
-    table.bot.rng = random.Random(5)  # type: ignore[attr-defined]
-    rolled = roll_expression("1d4-10", random.Random(5)).total
+    script(table, d4(3))
     reply = await table.user("gm").run("/grit heal combatant:Goblin amount:1d4-10")
     assert_refused(
         reply,
-        f"An amount cannot be negative (1d4-10 rolled {rolled}): /grit damage lowers Grit "
+        "An amount cannot be negative (1d4-10 rolled -7): /grit damage lowers Grit "
         "and /grit heal restores it.",
     )
     assert (await combatant(table, "Goblin")).grit == 30
@@ -445,10 +438,9 @@ async def test_dice_that_roll_below_zero_are_refused(table: SandboxTable) -> Non
 async def test_dice_that_roll_beyond_the_cap_are_refused(table: SandboxTable) -> None:
     """`1000d1000` rolls far beyond one change's cap: refused, Grit unchanged."""
     await fight(table)
-    table.bot.rng = random.Random(6)  # type: ignore[attr-defined]
-    rolled = roll_expression("1000d1000", random.Random(6)).total
+    script(table, *[d1000(11)] * 1000)  # 11,000: just beyond the cap
     reply = await table.user("gm").run("/grit damage combatant:Goblin amount:1000d1000")
-    assert_refused(reply, f"One Grit change is at most 10000 (1000d1000 rolled {rolled}).")
+    assert_refused(reply, "One Grit change is at most 10000 (1000d1000 rolled 11000).")
     assert (await combatant(table, "Goblin")).grit == 30
 
 

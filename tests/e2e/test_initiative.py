@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,8 @@ from bot.sandbox.client import SandboxTable, UsageError
 from bot.sandbox.harness import running_bot
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.conftest import tablehand_bot
-from tests.e2e.helpers import acting, order_in, settle, tracker
+from tests.e2e.helpers import acting, order_in, script, settle, tracker
+from tests.scripted import d20
 
 pytestmark = pytest.mark.e2e
 
@@ -104,10 +104,9 @@ async def test_fortune_initiative_is_core_die_plus_finesse_and_bonus(fast) -> No
     gm = table.user("gm")
     await gm.run("/init start")
     await gm.run("/init add name:Orc finesse:3 initiative_bonus:2")
-    table.bot.rng = random.Random(77)  # type: ignore[attr-defined]
+    script(table, d20(9))
     step = await gm.run("/init next")
-    face = random.Random(77).randint(1, 20)
-    assert f"Orc {face + 5} (d20 {face} · Finesse +3 · Initiative bonus +2)" in step.text
+    assert "Orc 14 (d20 9 · Finesse +3 · Initiative bonus +2)" in step.text
 
 
 async def test_a_restart_resumes_the_same_turn_tracker_and_buttons(tmp_path: Path) -> None:
@@ -125,7 +124,7 @@ async def test_a_restart_resumes_the_same_turn_tracker_and_buttons(tmp_path: Pat
             await gm.run("/init next")
             assert acting(await tracker(table)) == "Birch"
         pinned_id = table.channel().pins[0]
-        async with running_bot(server, tablehand_bot(server, tmp_path, seed=5)) as bot:
+        async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
             table.bot = bot  # type: ignore[attr-defined]
             bot.trackers.interval = 0
             step = await gm.run("/init next")

@@ -26,13 +26,14 @@ Decisions where COMMANDS.md leaves room (each is the bot's behaviour, asserted h
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 import pytest
 
 from bot.sandbox.client import SandboxTable
+from tests.e2e.helpers import script
 from tests.e2e.invariants import assert_error_reply, assert_no_internals, stored
+from tests.scripted import Face, d20
 
 pytestmark = pytest.mark.e2e
 
@@ -65,6 +66,7 @@ class Row:
     prep: tuple[tuple[str, str], ...] = ()
     roles: dict[str, str] | None = None  # default PLAYERS
     confirm: bool = False  # allowed: asks to confirm; Confirm carries it out
+    dice: tuple[Face, ...] = ()  # every face the row draws, in order, all channels together
 
     @property
     def id(self) -> str:
@@ -101,12 +103,21 @@ ROWS = [
         NOT_YOURS,
         (("alice", "/declare action:Strike"),),
     ),
-    Row("/attack target:Goblin attacker:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row(
+        "/attack target:Goblin attacker:Mira",
+        ACTS_FOR,
+        NOT_YOURS,
+        TURNS,
+        dice=(d20(15), d20(4)),  # Mira's attack, made by the GM, then by alice
+    ),
     Row(
         "/defend strategy:dodge combatant:Mira",
         ("controller",),
         NOT_YOUR_DEFENSE,
-        (*TURNS, ("seed", "23"), ("gm", "/attack target:Mira attacker:Goblin")),
+        (*TURNS, ("gm", "/attack target:Mira attacker:Goblin")),
+        # The Goblin's attack in each channel: a plain one that waits for a defense; then
+        # alice's dodge.
+        dice=(d20(10), d20(10), d20(10), d20(3)),
     ),
     Row("/grit damage combatant:Mira amount:3", ACTS_FOR, NOT_YOURS),
     Row(
@@ -167,9 +178,6 @@ async def prepare(table: SandboxTable, row: Row) -> None:
     """Set up the same fight, and the row's preparation, in every channel."""
     for n, channel in enumerate(CHANNELS, start=1):
         for who, line in (*FIGHT, *row.prep):
-            if who == "seed":
-                table.bot.rng = random.Random(int(line))  # type: ignore[attr-defined]
-                continue
             ready = await table.user(who).run(line.format(n=n), channel=channel)
             private = "hidden:true" in line or line.startswith("/character")  # answered privately
             assert not ready.ephemeral or private, (channel, line, ready.text)
@@ -202,6 +210,7 @@ async def test_each_role_is_allowed_or_refused_as_commands_md_says(fast, row: Ro
     table = fast
     roles = row.roles or PLAYERS
     assert set(row.allowed) <= set(roles)
+    script(table, *row.dice)
     await prepare(table, row)
     cells = list(zip(roles.items(), CHANNELS, strict=True))  # each role in its own channel
     cells.sort(key=lambda cell: cell[0][0] in row.allowed)  # refusals first: they change nothing

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import random
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,9 @@ from bot.sandbox.client import SandboxTable
 from bot.sandbox.harness import SANDBOX_TOKEN, BotProcess, running_bot
 from bot.sandbox.server import LoopbackDiscord, SandboxError
 from tests.e2e.conftest import tablehand_bot
+from tests.e2e.helpers import script
 from tests.e2e.invariants import unhandled
+from tests.scripted import ScriptedRandom, d2, d20, d1000
 
 pytestmark = pytest.mark.e2e
 
@@ -91,14 +92,10 @@ async def test_an_error_quoting_a_very_long_input_still_reaches_the_user(
 
 async def test_a_roll_of_a_thousand_dice_gives_its_total(table: SandboxTable) -> None:
     """`/roll 1000d1000` listed every die, overflowed the message and got the apology instead."""
-    table.bot.rng = random.Random(7)  # type: ignore[attr-defined]
-    rng = random.Random(7)
-    total = sum(rng.randrange(1000) + 1 for _ in range(1000))
+    script(table, *[d1000(1000)] * 1000)  # the longest total there is
     reply = await table.user("alice").run("/roll expression:1000d1000")
     assert not reply.ephemeral
-    assert (
-        reply.content == f"🎲 **Alice** rolls 1000d1000 = `{total}` (1000 dice, too many to list)"
-    )
+    assert reply.content == "🎲 **Alice** rolls 1000d1000 = `1000000` (1000 dice, too many to list)"
 
 
 async def test_damage_of_a_thousand_dice_is_applied_and_reported(table: SandboxTable) -> None:
@@ -106,18 +103,14 @@ async def test_damage_of_a_thousand_dice_is_applied_and_reported(table: SandboxT
     gm = table.user("gm")
     await gm.run("/init start")
     await gm.run("/init add name:Titan grit:999 max_grit:999")
-    table.bot.rng = random.Random(11)  # type: ignore[attr-defined]
-    rng = random.Random(11)
-    total = sum(rng.randrange(2) + 1 for _ in range(500))
+    script(table, *[d2(1), d2(2)] * 250)  # 750
     reply = await gm.run("/grit damage combatant:Titan amount:500d2")
     assert not reply.ephemeral
     assert reply.content.splitlines() == [
-        f"🎲 500d2 = `{total}` (500 dice, too many to list)",
-        f"Titan takes {total} damage (Prime d20).",
+        "🎲 500d2 = `750` (500 dice, too many to list)",
+        "Titan takes 750 damage (Prime d20).",
     ]
-    assert (await table.bot.store.peek(table.channel("table-1").id)).combatants[0].grit == (  # type: ignore[attr-defined,union-attr]
-        999 - total
-    )
+    assert (await table.bot.store.peek(table.channel("table-1").id)).combatants[0].grit == 249  # type: ignore[attr-defined,union-attr]
 
 
 # The token, in the bot's own process log, at DEBUG, through errors, faults and reconnects.
@@ -176,13 +169,13 @@ async def test_a_damaged_row_survives_a_restart_and_harms_no_other_channel(
     async with LoopbackDiscord() as server:
         table = SandboxTable(server)
         gm, alice = table.user("gm"), table.user("alice")
-        async with running_bot(server, tablehand_bot(server, tmp_path)) as bot:
+        before = ScriptedRandom([d20(10)])  # the Goblin's attack: a plain one, Mira must defend
+        async with running_bot(server, tablehand_bot(server, tmp_path, rng=before)) as bot:
             table.bot = bot  # type: ignore[attr-defined]
             for channel in ("table-1", "table-2"):
                 await gm.run("/init start", channel=channel)
                 await gm.run("/init add name:Goblin", channel=channel)
                 await alice.run("/init join character:Mira", channel=channel)
-            table.bot.rng = random.Random(23)  # type: ignore[attr-defined]
             prompt = await gm.run("/attack target:Mira attacker:Goblin", channel="table-2")
             assert prompt.buttons, prompt.text
             await bot.store._transaction(
@@ -193,7 +186,10 @@ async def test_a_damaged_row_survives_a_restart_and_harms_no_other_channel(
                     )
                 ]
             )
-        async with running_bot(server, tablehand_bot(server, tmp_path, seed=5)) as bot:
+        before.done()
+        # Mira's dodge; then table-2's initiative, the Goblin's and Mira's
+        after = ScriptedRandom([d20(20), d20(9), d20(12)])
+        async with running_bot(server, tablehand_bot(server, tmp_path, rng=after)) as bot:
             table.bot = bot  # type: ignore[attr-defined]
             bot.trackers.interval = 0
             damaged = await gm.run("/init next", channel="table-1")
@@ -204,4 +200,5 @@ async def test_a_damaged_row_survives_a_restart_and_harms_no_other_channel(
             await bot.trackers.settled()
             assert (await bot.trackers.reconcile(0)) == 2  # both rows are looked at, quietly
             await bot.trackers.settled()
+        after.done()
     assert unhandled(caplog.records) == []
