@@ -12,8 +12,9 @@ import random
 import pytest
 
 from bot.sandbox.client import SandboxTable
-from tests.e2e.helpers import settle
+from tests.e2e.helpers import script, settle
 from tests.e2e.invariants import secret_problems
+from tests.scripted import d8, d12, d20
 
 pytestmark = pytest.mark.e2e
 
@@ -108,7 +109,7 @@ async def test_an_npcs_exact_grit_never_reaches_the_players(table: SandboxTable)
     )
     await gm.run("/init remove combatant:Shade")
     await gm.run("/init next")  # Mira (Finesse 3) first
-    table.bot.rng = random.Random(23)  # type: ignore[attr-defined] # attack d20 10; block d20 3
+    script(table, d20(10), d12(3), d8(1))  # Mira's attack; the Goblin's block (Reduced); 1d8
     prompt = await alice.run("/attack target:Goblin damage:1d8+2")
     result = await prompt.click("Block", as_user="gm")
     grit_field = next(f["value"] for f in result.embed["fields"] if f["name"] == "Grit")
