@@ -1,14 +1,17 @@
 """/power, /special and /pp: the SRD catalogue at the table [COMMANDS.md /power, /special, /pp].
 
 Read-only look-ups: no database, no encounter. Replies are public, since they are
-table reference everyone may read; paging buttons work for anyone, and after a
-restart, because the entry, level and page are all in their custom_id.
+table reference everyone may read. A look-up that is not an exact name, an alias,
+an SRD heading or an unambiguous prefix says it guessed and offers the others in a
+menu. The ◀ / ▶ buttons and the menu work for anyone, and after a restart, because
+the entry, level, page (or X) are all in their custom_id.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -17,35 +20,210 @@ from discord.ext import commands
 from bot.catalogue import (
     CurveTarget,
     Entry,
+    Match,
     PowerEntryView,
     entry_view,
     pp_target,
     special_cost,
 )
 from bot.catalogue import price as price_build
+from bot.catalogue.design import design_power
 from bot.catalogue.names import normalise
 from bot.catalogue.pricing import CURVED_TYPES
+from bot.catalogue.views import entry_id
 from bot.errors import BadInput, NotFound
 from bot.render.powers import (
+    EntryPage,
     curve_embed,
+    design_embed,
     entry_page,
-    entry_pager,
+    excluded_embed,
+    guess_line,
     movement_embed,
     price_embed,
     special_embed,
 )
+from bot.replies import report_error
 from bot.table import AUTOCOMPLETE_LIMIT
+from bot.views import PersistentButton
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
 
 Level = app_commands.Range[int, 1, 16]
+PICK_PLACEHOLDER = "Did you mean…"
+
+
+# ---------------------------------------------------------------- showing entries
+
+
+def entry_view_for(bot: Tablehand, entry: Entry, level: int | None) -> PowerEntryView:
+    """Render an entry with its namesakes listed."""
+    return entry_view(bot.catalogue, entry, level, see_also=bot.lookup.see_also(entry))
+
+
+def level_fits(view: PowerEntryView) -> bool:
+    """Say whether an entry has a level table a level can pick a row of."""
+    return view.table is not None and view.table.header == "Level"
+
+
+def pager_items(entry: str, level: int | None, page: EntryPage) -> list[discord.ui.Item[Any]]:
+    """Return ◀ / ▶ for an entry whose table has several pages (none for one page)."""
+    if page.pages <= 1:
+        return []
+    at, last = page.page, page.pages - 1
+    return [
+        EntryPageButton(entry, level or 0, max(at - 1, 0), "p", disabled=at == 0),
+        EntryPageButton(entry, level or 0, min(at + 1, last), "n", disabled=at == last),
+    ]
+
+
+def component_view(*items: discord.ui.Item[Any]) -> discord.ui.View | None:
+    """Put items in a view that never times out (None when there are none)."""
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+class EntryPageButton(
+    PersistentButton,
+    template=r"th:page:(?P<entry>[a-z_]+:[a-z0-9_]+):(?P<level>\d{1,2}):(?P<page>\d{1,2}):(?P<way>[pn])",
+):
+    """◀ / ▶ on a long entry: the custom_id holds the entry, level and target page."""
+
+    def __init__(
+        self, entry: str, level: int, page: int, way: str, *, disabled: bool = False
+    ) -> None:
+        self.entry, self.level, self.page = entry, level, page
+        super().__init__(
+            discord.ui.Button(
+                label="◀" if way == "p" else "▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"th:page:{entry}:{level}:{page}:{way}",
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> EntryPageButton:
+        return cls(match["entry"], int(match["level"]), int(match["page"]), match["way"])
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """Show another page of the entry's table in place, keeping any guess menu."""
+        bot: Tablehand = interaction.client  # type: ignore[assignment]
+        found = bot.lookup.get(self.entry)
+        if found is None:
+            raise NotFound("That entry is no longer in the catalogue; look it up again.")
+        view = entry_view_for(bot, found, self.level or None)
+        shown = entry_page(view, self.page)
+        kept = [EntryPick.from_message(c) for c in _selects(interaction.message)]
+        items = [*pager_items(view.id, self.level or None, shown), *kept]
+        await interaction.response.edit_message(embed=shown.embed, view=component_view(*items))
+
+
+def _selects(message: discord.Message | None) -> list[discord.SelectMenu]:
+    if message is None:
+        return []
+    found = []
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if isinstance(child, discord.SelectMenu) and child.custom_id:
+                found.append(child)
+    return found
+
+
+class EntryPick(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"th:pick:(?P<mode>[ps]):(?P<arg>\d{1,2})"
+):
+    """The "did you mean" menu of a guessed look-up; its custom_id holds the level (or X)."""
+
+    def __init__(self, mode: str, arg: int, options: list[discord.SelectOption]) -> None:
+        self.mode, self.arg = mode, arg
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"th:pick:{mode}:{arg}",
+                placeholder=PICK_PLACEHOLDER,
+                options=options,
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    def from_message(cls, menu: discord.SelectMenu) -> EntryPick:
+        """Rebuild the menu as it stands on a message."""
+        found = re.fullmatch(cls.__discord_ui_compiled_template__, menu.custom_id or "")
+        if found is None:
+            raise ValueError(f"not a pick menu: {menu.custom_id!r}")
+        return cls(found["mode"], int(found["arg"]), list(menu.options))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> EntryPick:
+        return cls(match["mode"], int(match["arg"]), list(item.options))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.pressed(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """Replace the guess with the entry picked from the menu."""
+        bot: Tablehand = interaction.client  # type: ignore[assignment]
+        picked = self.item.values[0] if self.item.values else ""
+        found = bot.lookup.get(picked)
+        if found is None:
+            raise NotFound("That entry is no longer in the catalogue; look it up again.")
+        if self.mode == "s" and found.kind == "special":
+            special = bot.catalogue.special(found.key)
+            x = self.arg or None
+            fits = x is not None and special.takes_x and special.min_x <= x <= special.max_x
+            cost = (
+                special_cost(special, x if fits else None) if fits or not special.takes_x else None
+            )
+            embed = special_embed(entry_view_for(bot, special, None), cost)
+            await interaction.response.edit_message(content=None, embed=embed, view=None)
+            return
+        view = entry_view_for(bot, found, None)
+        level = self.arg or None
+        if level is not None and level_fits(view):
+            view = entry_view_for(bot, found, level)
+        else:
+            level = None
+        page = entry_page(view)
+        items = pager_items(view.id, level, page)
+        await interaction.response.edit_message(
+            content=None, embed=page.embed, view=component_view(*items)
+        )
+
+
+def pick_menu(
+    bot: Tablehand, match: Match, mode: str, arg: int | None
+) -> list[discord.ui.Item[Any]]:
+    """Return the "did you mean" menu for a guess (nothing when it has no alternatives)."""
+    options = [
+        discord.SelectOption(label=bot.lookup.name_of(entry)[:100], value=entry_id(entry))
+        for entry in match.alternatives[:25]
+    ]
+    return [EntryPick(mode, arg or 0, options)] if options else []
+
+
+# ---------------------------------------------------------------- the cog
 
 
 class Powers(commands.Cog):
-    """Look up catalogue entries and Specials; give curve targets and price builds."""
+    """Look up catalogue entries and Specials; give curve targets, price builds, check designs."""
 
-    pp = app_commands.Group(name="pp", description="Power Points: curve targets and build prices")
+    pp = app_commands.Group(
+        name="pp", description="Power Points: curve targets, build prices and design checks"
+    )
 
     def __init__(self, bot: Tablehand) -> None:
         self.bot = bot
@@ -60,31 +238,38 @@ class Powers(commands.Cog):
             for t in catalogue.movement.types
         ]
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(EntryPageButton, EntryPick)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(EntryPageButton, EntryPick)
+
     # Commands ------------------------------------------------------------------------
 
     @app_commands.command(name="power", description="Look up a power, movement type or SRD rule")
     @app_commands.describe(
-        name="Power, movement type, buff, reaction, passive, rule or table",
+        name="Power, movement type, buff, reaction, passive, rule, table or SRD heading",
         level="Show only this level's row of the level table (1–16)",
     )
     async def power(
         self, interaction: discord.Interaction, name: str, level: Level | None = None
     ) -> None:
-        entry = self.bot.lookup.find(name)
-        view = self._view(entry, level)
-        if level is not None and (view.table is None or view.table.header != "Level"):
-            if view.kind == "special":
-                raise BadInput(
-                    f"{view.display_name} has no levels; see its cost by X with "
-                    f"/special name:{view.name} x:{level}."
-                )
-            raise BadInput(f"{view.display_name} has no level table; leave level out.")
+        match = self.bot.lookup.match(name)
+        if match.entry is None or match.exclusion is not None:
+            await self._excluded(interaction, match)
+            return
+        view = entry_view_for(self.bot, match.entry, level)
+        if level is not None and not level_fits(view):
+            raise BadInput(self._no_levels(view, level, match))
         page = entry_page(view)
-        pager = entry_pager(view.id, level, page)
-        if pager is None:
-            await interaction.response.send_message(embed=page.embed)
-        else:
-            await interaction.response.send_message(embed=page.embed, view=pager)
+        items = pager_items(view.id, level, page)
+        if match.guessed:
+            items += pick_menu(self.bot, match, "p", level)
+        await interaction.response.send_message(
+            content=self._guess_content(match, view.display_name),
+            embed=page.embed,
+            view=component_view(*items) or discord.utils.MISSING,
+        )
 
     @app_commands.command(name="special", description="Look up a Special and its cost at X")
     @app_commands.describe(
@@ -97,11 +282,19 @@ class Powers(commands.Cog):
         name: str,
         x: app_commands.Range[int, 1, 99] | None = None,
     ) -> None:
-        found = self.bot.lookup.find(name, kind="special")
-        special = self.bot.catalogue.special(found.key)
+        match = self.bot.lookup.match(name, kind="special")
+        if match.entry is None or match.exclusion is not None:
+            await self._excluded(interaction, match)
+            return
+        special = self.bot.catalogue.special(match.entry.key)
         cost = special_cost(special, x) if x is not None or not special.takes_x else None
-        view = self._view(special, None)
-        await interaction.response.send_message(embed=special_embed(view, cost))
+        view = entry_view_for(self.bot, special, None)
+        items = pick_menu(self.bot, match, "s", x) if match.guessed else []
+        await interaction.response.send_message(
+            content=self._guess_content(match, view.display_name),
+            embed=special_embed(view, cost),
+            view=component_view(*items) or discord.utils.MISSING,
+        )
 
     @pp.command(name="target", description="The target PP of a power type at a level")
     @app_commands.describe(
@@ -126,7 +319,7 @@ class Powers(commands.Cog):
 
     @pp.command(name="price", description="Price a build from its components and judge it")
     @app_commands.describe(
-        components="e.g. damage:2d8 range:16 radius:3 ruin:2 charged",
+        components="e.g. damage:2d8 range:16 radius:3 ruin:2 charged, or wall:6x2x0.5 los",
         power_type="Judge it against this curve: Active, Active Buff, Reaction or Passive",
         level="Judge it at this level (default: the lowest level whose target holds it)",
     )
@@ -140,6 +333,29 @@ class Powers(commands.Cog):
     ) -> None:
         breakdown = price_build(self.bot.catalogue, components, power_type, level)
         await interaction.response.send_message(embed=price_embed(breakdown))
+
+    @pp.command(name="design", description="Check a whole Power against the SRD: its power card")
+    @app_commands.describe(
+        name="The Power's name",
+        power_type="Active, Active Buff, Reaction, Passive, or a movement type",
+        components="Its parts, e.g. damage:2d8 range:16 ruin:2 — or per level: L1 … L4 …",
+        level="Its level (leave out when components has L1 … groups)",
+        tags="Tags, comma-separated: Spell, Charged, an element",
+        flavour="The card's one flavour line",
+    )
+    @app_commands.rename(power_type="type")
+    async def design(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        power_type: app_commands.Range[str, 1, 60],
+        components: app_commands.Range[str, 0, 500] = "",
+        level: Level | None = None,
+        tags: app_commands.Range[str, 1, 120] | None = None,
+        flavour: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        card = design_power(self.bot.catalogue, name, power_type, components, level, tags, flavour)
+        await interaction.response.send_message(embed=design_embed(card))
 
     # Autocomplete --------------------------------------------------------------------
 
@@ -156,6 +372,7 @@ class Powers(commands.Cog):
         return self._choices(current, "special")
 
     @target.autocomplete("power_type")
+    @design.autocomplete("power_type")
     async def _target_types(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -167,26 +384,28 @@ class Powers(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return _type_choices(self._curved_types, current)
 
-    # Buttons -------------------------------------------------------------------------
-
-    async def turn_page(
-        self, interaction: discord.Interaction, entry: str, level: int, page: int
-    ) -> None:
-        """Show another page of an entry's table in place (◀ / ▶)."""
-        found = self.bot.lookup.get(entry)
-        if found is None:
-            raise NotFound("That entry is no longer in the catalogue; look it up again.")
-        view = self._view(found, level or None)
-        shown = entry_page(view, page)
-        await interaction.response.edit_message(
-            embed=shown.embed, view=entry_pager(view.id, level or None, shown)
-        )
-
     # Internals -----------------------------------------------------------------------
 
-    def _view(self, entry: Entry, level: int | None) -> PowerEntryView:
-        see_also = self.bot.lookup.see_also(entry)
-        return entry_view(self.bot.catalogue, entry, level, see_also=see_also)
+    async def _excluded(self, interaction: discord.Interaction, match: Match) -> None:
+        if match.exclusion is None:
+            raise NotFound(f"No entry named '{match.query[:50]}'.")
+        await interaction.response.send_message(embed=excluded_embed(match.query, match.exclusion))
+
+    @staticmethod
+    def _guess_content(match: Match, shown: str) -> str | None:
+        if not match.guessed:
+            return None
+        return guess_line(match.query, shown, len(match.alternatives[:25]))
+
+    @staticmethod
+    def _no_levels(view: PowerEntryView, level: int, match: Match) -> str:
+        guessed = f"No exact match for '{match.query[:50]}'; the closest, " if match.guessed else ""
+        if view.kind == "special":
+            return (
+                f"{guessed}{view.display_name} has no levels; see its cost by X with "
+                f"/special name:{view.name} x:{level}."
+            )
+        return f"{guessed}{view.display_name} has no level table; leave level out."
 
     def _choices(self, current: str, kind: str | None) -> list[app_commands.Choice[str]]:
         return list(self._ranked(current.strip().casefold(), kind))

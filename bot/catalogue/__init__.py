@@ -4,19 +4,18 @@ Pure: no Discord, no database. The bot loads the catalogue once at start-up
 (`load_catalogue`), builds one `Lookup`, and keeps both.
 """
 
-from bot.catalogue.lookup import Choice, Lookup, normalise
+from bot.catalogue.build import PriceBreakdown, PricedComponent, price
+from bot.catalogue.lookup import Choice, Lookup, Match, normalise
 from bot.catalogue.models import Catalogue, CatalogueError, load_catalogue
 from bot.catalogue.pricing import (
     CurveCheck,
     CurveTarget,
     MovementProgression,
-    PriceBreakdown,
     SpecialCost,
     curve_target,
     judge,
     movement_progression,
     pp_target,
-    price,
     resolve_type,
     special_cost,
     special_cost_table,
@@ -31,9 +30,11 @@ __all__ = [
     "CurveTarget",
     "Entry",
     "Lookup",
+    "Match",
     "MovementProgression",
     "PowerEntryView",
     "PriceBreakdown",
+    "PricedComponent",
     "SpecialCost",
     "curve_target",
     "entry_view",

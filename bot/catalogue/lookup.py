@@ -1,21 +1,25 @@
-"""Find catalogue entries by name: exact, alias, prefix, then fuzzy (rapidfuzz).
+"""Find catalogue entries by name, and say honestly how sure the answer is.
 
-Names are compared case-, accent- and punctuation-blind ("präzision", "PRAZISION"
-and "Präzision" are one key). The index is built once from the catalogue, so a
-look-up or an autocomplete is a handful of string comparisons and one rapidfuzz
-pass over pre-normalised keys.
+`Lookup.match` tries, in order: an entry id, an exact name, an alias, an SRD
+heading (data/headings.json), a name the SRD excludes, an unambiguous prefix,
+and only then a guess — an ambiguous prefix or heading, or a fuzzy (rapidfuzz)
+match — which comes with the alternatives it passed over. Names are compared
+case-, accent- and punctuation-blind. The index is built once from the catalogue.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
 
-from bot.catalogue.models import Catalogue
+from bot.catalogue.models import Catalogue, CatalogueError, Exclusion
 from bot.catalogue.names import normalise, spellings
+from bot.catalogue.shapes import KIND_LABELS
 from bot.catalogue.views import Entry, all_entries, display_name, entry_id
 from bot.errors import BadInput, NotFound
 
@@ -30,6 +34,7 @@ KIND_ORDER = (
     "power_type",
     "rule",
     "table",
+    "example",
 )
 # What an empty autocomplete shows first.
 BROWSE_ORDER = (
@@ -42,16 +47,21 @@ BROWSE_ORDER = (
     "power_type",
     "rule",
     "table",
+    "example",
 )
-FIND_CUTOFF = 80.0  # a fuzzy match this good is taken as the answer
+FIND_CUTOFF = 80.0  # a fuzzy match this good is offered as a guess
 SUGGEST_CUTOFF = 65.0  # autocomplete shows fuzzy matches from here
 HINT_CUTOFF = 55.0  # "did you mean" names matches from here
 FUZZY_MIN_LENGTH = 3  # shorter queries only match by prefix or substring
 FUZZY_POOL = 40  # candidates rapidfuzz hands to the re-ranking
-MAX_CHOICES = 25  # Discord's autocomplete limit
+MAX_CHOICES = 25  # Discord's autocomplete (and select option) limit
 MAX_CHOICE_LENGTH = 100  # Discord's limit for a choice's name and value
+MAX_ALTERNATIVES = 24  # a guess offers at most this many others
+_SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]?\s+(?=\D)")
 
 Kinds = str | Collection[str] | None
+KeyKind = Literal["name", "alias", "heading"]
+How = Literal["id", "exact", "alias", "heading", "prefix", "guess", "excluded"]
 
 
 class Choice(BaseModel):
@@ -64,11 +74,46 @@ class Choice(BaseModel):
 
 
 @dataclass(frozen=True)
+class Match:
+    """What a query named: an entry found for sure, a guess with alternatives, or an exclusion."""
+
+    query: str
+    how: How
+    entry: Entry | None = None
+    alternatives: tuple[Entry, ...] = ()
+    exclusion: Exclusion | None = None
+
+    @property
+    def guessed(self) -> bool:
+        """Say whether the entry is a guess the user should confirm."""
+        return self.how == "guess"
+
+
+@dataclass(frozen=True)
 class _Index:
     texts: tuple[str, ...]
     owners: tuple[int, ...]
-    aliases: tuple[bool, ...]
+    exact: dict[KeyKind, dict[str, tuple[int, ...]]]
     browse: tuple[int, ...]
+
+
+@dataclass
+class _Keys:
+    rows: list[tuple[str, int, KeyKind]] = field(default_factory=list)
+
+    def add(self, texts: Iterable[str], owner: int, kind: KeyKind) -> None:
+        self.rows += [(text, owner, kind) for text in sorted(set(texts)) if text]
+
+
+def heading_keys(title: str) -> set[str]:
+    """Return a heading's look-up keys: its title, without its number, and a dotted number."""
+    keys = spellings(title)
+    numbered = _SECTION_NUMBER.match(title.strip())
+    if numbered:
+        keys |= spellings(title.strip()[numbered.end() :])
+        if "." in numbered.group(1).strip("."):
+            keys.add(normalise(numbered.group(1)))
+    return keys
 
 
 class Lookup:
@@ -83,8 +128,8 @@ class Lookup:
             (KIND_ORDER.index(entry.kind), len(self._names[i]), self._names[i])
             for i, entry in enumerate(self._entries)
         )
-        keys: list[tuple[str, int, bool]] = []
         self._base: dict[str, list[int]] = {}
+        keys = _Keys()
         for i, entry in enumerate(self._entries):
             names = (
                 spellings(display_name(entry))
@@ -92,10 +137,18 @@ class Lookup:
                 | spellings(entry.key.replace("_", " "))
             )
             aliases = set().union(*(spellings(alias) for alias in entry.aliases)) - names
-            keys += [(text, i, False) for text in sorted(names)]
-            keys += [(text, i, True) for text in sorted(aliases)]
+            keys.add(names, i, "name")
+            keys.add(aliases, i, "alias")
             self._base.setdefault(normalise(entry.name), []).append(i)
-        self._keys = tuple(keys)
+        for heading in catalogue.headings.headings:
+            for ident in heading.entries:
+                if ident not in self._ids:
+                    raise CatalogueError(
+                        f"data/headings.json: {heading.title!r} names unknown entry {ident!r}"
+                    )
+                keys.add(heading_keys(heading.title), self._ids[ident], "heading")
+        self._keys = tuple(keys.rows)
+        self._exclusions = exclusions(catalogue)
         self._indexes: dict[frozenset[str] | None, _Index] = {}
         self._index(None)
 
@@ -112,8 +165,19 @@ class Lookup:
         index = self._ids.get(entry_id_)
         return None if index is None else self._entries[index]
 
+    def name_of(self, entry: Entry) -> str:
+        """Return an entry's display name, as autocomplete shows it."""
+        return self._names[self._ids[entry_id(entry)]]
+
     def find(self, query: str, kind: Kinds = None) -> Entry:
-        """Return the entry a query names: id, exact name, alias, prefix, then fuzzy."""
+        """Return the entry a query names (a guess included), or raise NotFound."""
+        found = self.match(query, kind)
+        if found.entry is None:
+            raise NotFound(excluded_message(found))
+        return found.entry
+
+    def match(self, query: str, kind: Kinds = None) -> Match:
+        """Say what a query names: for sure, as a guess with alternatives, or as excluded."""
         raw = query.strip()
         if not raw:
             raise BadInput("Type a name to look up.")
@@ -121,27 +185,27 @@ class Lookup:
         index = self._index(kinds)
         by_id = self._ids.get(raw)
         if by_id is not None and (kinds is None or self._kinds[by_id] in kinds):
-            return self._entries[by_id]
+            return Match(raw, "id", self._entries[by_id])
         text = normalise(raw)
-        for want_alias in (False, True):
-            exact = [
-                owner
-                for key, owner, alias in zip(index.texts, index.owners, index.aliases, strict=True)
-                if key == text and alias == want_alias
-            ]
-            if exact:
-                return self._entries[min(exact, key=self._rank.__getitem__)]
+        for key_kind, how in (("name", "exact"), ("alias", "alias"), ("heading", "heading")):
+            owners = index.exact[key_kind].get(text)
+            if owners:
+                return self._answer(raw, how, list(owners), ordered=key_kind == "heading")
+        if text in self._exclusions:
+            return Match(raw, "excluded", exclusion=self._exclusions[text])
         if text:
-            prefixed = [
+            prefixed = sorted(
                 (len(key), self._rank[owner], owner)
                 for key, owner in zip(index.texts, index.owners, strict=True)
                 if key.startswith(text)
-            ]
+            )
             if prefixed:
-                return self._entries[min(prefixed)[2]]
+                owners = list(dict.fromkeys(owner for *_, owner in prefixed))
+                fuzzy = self._fuzzy(text, index, SUGGEST_CUTOFF)
+                return self._answer(raw, "prefix", owners, ordered=True, more=fuzzy)
             fuzzy = self._fuzzy(text, index, FIND_CUTOFF)
             if fuzzy:
-                return self._entries[fuzzy[0]]
+                return self._guess(raw, [*fuzzy, *self._fuzzy(text, index, SUGGEST_CUTOFF)])
         raise NotFound(self._not_found(raw, text, index))
 
     def suggest(self, query: str, kind: Kinds = None, limit: int = MAX_CHOICES) -> list[Choice]:
@@ -180,6 +244,29 @@ class Lookup:
         own = self._ids.get(entry_id(entry))
         return tuple(self._names[i] for i in same if i != own)
 
+    def _answer(
+        self,
+        raw: str,
+        how: How,
+        owners: list[int],
+        *,
+        ordered: bool = False,
+        more: Iterable[int] = (),
+    ) -> Match:
+        """Answer with the best owner; owners that are not all namesakes make it a guess."""
+        if not ordered:
+            owners = sorted(owners, key=self._rank.__getitem__)
+        best = owners[0]
+        bases = {normalise(self._entries[owner].name) for owner in owners}
+        if len(bases) == 1:
+            return Match(raw, how, self._entries[best])
+        return self._guess(raw, [*owners, *more])
+
+    def _guess(self, raw: str, owners: list[int]) -> Match:
+        distinct = list(dict.fromkeys(owners))
+        others = tuple(self._entries[i] for i in distinct[1 : MAX_ALTERNATIVES + 1])
+        return Match(raw, "guess", self._entries[distinct[0]], others)
+
     def _fuzzy(
         self, text: str, index: _Index, cutoff: float, *, penalise: bool = True
     ) -> list[int]:
@@ -208,28 +295,78 @@ class Lookup:
         if cached is not None:
             return cached
         rows = [row for row in self._keys if kinds is None or self._kinds[row[1]] in kinds]
-        owners = {owner for _, owner, _ in rows}
+        exact: dict[KeyKind, dict[str, list[int]]] = {"name": {}, "alias": {}, "heading": {}}
+        for text, owner, key_kind in rows:
+            owners = exact[key_kind].setdefault(text, [])
+            if owner not in owners:
+                owners.append(owner)
         browse = sorted(
-            owners,
+            {owner for _, owner, _ in rows},
             key=lambda i: (BROWSE_ORDER.index(self._kinds[i]), self._names[i].casefold()),
         )
         index = _Index(
             texts=tuple(row[0] for row in rows),
             owners=tuple(row[1] for row in rows),
-            aliases=tuple(row[2] for row in rows),
+            exact={k: {t: tuple(o) for t, o in v.items()} for k, v in exact.items()},
             browse=tuple(browse),
         )
         self._indexes[kinds] = index
         return index
 
     def _not_found(self, raw: str, text: str, index: _Index) -> str:
-        shown = raw if len(raw) <= 50 else raw[:49] + "…"
+        shown = _shown(raw)
         hints = self._fuzzy(text, index, HINT_CUTOFF, penalise=False)[:3]
         names = [self._names[owner] for owner in hints]
         if not names:
             return f"No entry named '{shown}'."
         listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
         return f"No entry named '{shown}'; did you mean {listed}?"
+
+
+def exclusions(catalogue: Catalogue) -> dict[str, Exclusion]:
+    """Index every name the SRD keeps out: the §9 lists' exclusions and catalogue.json's own."""
+    found: dict[str, list[Exclusion]] = {}
+    for listing in catalogue.entries.lists:
+        label = KIND_LABELS[listing.kind]
+        for name in listing.forbidden:
+            exclusion = Exclusion(
+                name=name,
+                reason=f"Not part of the {listing.name}: the SRD keeps it out of the core catalogue.",
+                section=f"{listing.section} Canonical Catalogue Governance",
+            )
+            plain = name.removeprefix(f"{label}: ")
+            for key in spellings(name) | spellings(plain) | spellings(f"{label} {plain}"):
+                found.setdefault(key, []).append(exclusion)
+    for exclusion in catalogue.entries.exclusions:
+        for name in (exclusion.name, *exclusion.aliases):
+            for key in spellings(name):
+                found.setdefault(key, []).append(exclusion)
+    return {key: _merged(key, listed) for key, listed in found.items()}
+
+
+def _merged(key: str, listed: list[Exclusion]) -> Exclusion:
+    if len(listed) == 1:
+        return listed[0]
+    lists = [e.reason.split(":")[0].removeprefix("Not part of the ") for e in listed]
+    return Exclusion(
+        name=listed[0].name,
+        reason=f"Not part of the {', '.join(lists[:-1])} or {lists[-1]}: the SRD keeps it out "
+        "of the core catalogue.",
+        section="; ".join(dict.fromkeys(e.section for e in listed)),
+    )
+
+
+def excluded_message(found: Match) -> str:
+    """Say in one line that the SRD (or Tablehand) leaves an excluded name out, and why."""
+    exclusion = found.exclusion
+    if exclusion is None:
+        return f"No entry named '{_shown(found.query)}'."
+    who = "The SRD excludes" if exclusion.by == "srd" else "The catalogue leaves out"
+    return f"{who} {exclusion.name}. {exclusion.reason} (SRD: {exclusion.section})"
+
+
+def _shown(raw: str) -> str:
+    return raw if len(raw) <= 50 else raw[:49] + "…"
 
 
 def _kinds(kind: Kinds) -> frozenset[str] | None:

@@ -187,7 +187,8 @@ class Special(Model):
     fixed_pp: PP | None = None
     binary: bool = False
     min_x: Annotated[int, Field(ge=1)] = 1
-    max_x: Annotated[int, Field(ge=1, le=99)] = 10
+    # 99 is the bot's ceiling; a lower max_x is a cap the SRD (or the die) states.
+    max_x: Annotated[int, Field(ge=1, le=99)] = 99
     decay: SpecialDecay = "start_of_turn"
     x_meaning: Text
     effect: Text
@@ -685,6 +686,12 @@ LevelSpec = Annotated[
 ]
 
 
+# The tags the SRD writes in a Power's title ("Arc Barrage (Active, Spell, Charged)",
+# "Ghost Slip (Reaction, One-Time-Use)"); categories and families are not tags.
+SRD_TAGS = ("Spell", "Charged", "One-Time-Use")
+SrdTag = Literal["Spell", "Charged", "One-Time-Use"]
+
+
 class CatalogueEntry(Model):
     """A named catalogue entry: an Active, Active Buff, Reaction, Passive, or a canon rule."""
 
@@ -693,7 +700,7 @@ class CatalogueEntry(Model):
     name: Name
     aliases: Aliases = ()
     category: str | None = None
-    tags: tuple[Name, ...] = ()
+    tags: tuple[SrdTag, ...] = ()
     summary: Text
     pricing: str | None = None
     levels: LevelSpec | None = None
@@ -725,12 +732,23 @@ class CatalogueList(Model):
     forbidden: tuple[str, ...]
 
 
+class Exclusion(Model):
+    """A name the SRD excludes from the catalogue, or a section Tablehand leaves out, and why."""
+
+    name: Name
+    aliases: Aliases = ()
+    reason: Text
+    section: str
+    by: Literal["srd", "tablehand"] = "srd"
+
+
 class CatalogueFile(Model):
     """data/catalogue.json."""
 
     section: str
     lists: tuple[CatalogueList, ...]
     entries: tuple[CatalogueEntry, ...]
+    exclusions: tuple[Exclusion, ...] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> CatalogueFile:
@@ -872,6 +890,25 @@ class SummonsFile(Model):
         return self
 
 
+# ---------------------------------------------------------------- headings.json
+
+
+class Heading(Model):
+    """An SRD heading a player may type, and the entries (ids) that hold its section."""
+
+    title: Annotated[str, Field(min_length=1, max_length=120)]
+    entries: Annotated[
+        tuple[Annotated[str, Field(pattern=r"^[a-z_]+:[a-z0-9_]+$")], ...], Field(min_length=1)
+    ]
+
+
+class HeadingsFile(Model):
+    """data/headings.json: every heading of the SRD, mapped to where the bot shows it."""
+
+    source: str
+    headings: tuple[Heading, ...]
+
+
 # ---------------------------------------------------------------- the whole catalogue
 
 
@@ -889,6 +926,7 @@ class Catalogue(Model):
     tables: TablesFile
     entries: CatalogueFile
     summons: SummonsFile
+    headings: HeadingsFile
 
     def power_type(self, key: str) -> PowerType:
         """Return a power type by key ('active', 'active_buff'…)."""
@@ -930,6 +968,7 @@ FILES: dict[str, type[Model]] = {
     "tables": TablesFile,
     "entries": CatalogueFile,
     "summons": SummonsFile,
+    "headings": HeadingsFile,
 }
 FILE_NAMES = {
     "power_types": "power_types.json",
@@ -938,6 +977,7 @@ FILE_NAMES = {
     "tables": "tables.json",
     "entries": "catalogue.json",
     "summons": "summons.json",
+    "headings": "headings.json",
 }
 
 

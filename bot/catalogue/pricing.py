@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,12 +18,12 @@ from bot.catalogue.models import (
     Catalogue,
     CostTable,
     CurvedTypeKey,
-    Discount,
     MovementType,
     PowerType,
     Special,
     SummonExample,
     SummonStats,
+    WallExample,
     triangular,
 )
 from bot.catalogue.names import normalise
@@ -128,6 +127,9 @@ class CurveCheck(Result):
     tolerance_pp: float
     band_pct: float
     within_band: bool
+    capstone: bool = False
+    # When the ±5 PP rule (§10.3) and the ±10 % band (§0.2) disagree: which decided, and why.
+    decided_by: str | None = None
 
 
 def judge(
@@ -139,17 +141,23 @@ def judge(
     charged: bool = False,
     capstone: bool = False,
 ) -> CurveCheck:
-    """Compare a total with the curve: over is more than 5 PP above the target [§10.3]."""
+    """Give one verdict on a total: §10.3's ±5 PP decides; §0.2's band is checked against it.
+
+    Over the target by more than the tolerance is over curve, unless a capstone stays
+    within its wider band (§0.2 ±15 %, §6 "capstones may push slightly above"). When the
+    percentage band would say otherwise, `decided_by` names the rule that decided.
+    """
     target = curve_target(catalogue, type_key, level, charged=charged)
     delta = total_pp - target.target_pp
+    deviation = delta / target.target_pp * 100
+    band = target.capstone_band_pct if capstone else target.band_pct
+    within_band = abs(deviation) <= band + 1e-9
     if delta > target.tolerance_pp:
-        verdict = "over"
+        verdict = "capstone" if capstone and within_band else "over"
     elif delta < -target.tolerance_pp:
         verdict = "under"
     else:
         verdict = "on_curve"
-    deviation = delta / target.target_pp * 100
-    band = target.capstone_band_pct if capstone else target.band_pct
     return CurveCheck(
         type=target.type,
         type_name=target.type_name,
@@ -164,8 +172,35 @@ def judge(
         over_by_pp=max(0.0, delta),
         tolerance_pp=target.tolerance_pp,
         band_pct=band,
-        within_band=abs(deviation) <= band + 1e-9,
+        within_band=within_band,
+        capstone=capstone,
+        decided_by=_decided_by(
+            verdict, within_band, deviation, band, target.tolerance_pp, capstone
+        ),
     )
+
+
+def _decided_by(
+    verdict: str, within_band: bool, deviation: float, band: float, tolerance: float, capstone: bool
+) -> str | None:
+    """Name the deciding rule when §10.3's ±5 PP and §0.2's ±10 % band disagree."""
+    pct = f"{'+' if deviation > 0 else '−'}{abs(round(deviation, 1)):g} %"
+    which = "capstone band" if capstone else "design band"
+    tol = f"±{tolerance:g} PP"
+    if verdict == "capstone":
+        return f"§6 and §0.2 decide: a capstone may sit above the curve within the ±{band:g} % {which}."
+    if verdict == "on_curve" and not within_band:
+        return (
+            f"§10.3 decides: within {tol} is on curve, although {pct} is outside §0.2's "
+            f"±{band:g} % {which}."
+        )
+    if verdict in ("over", "under") and within_band:
+        side = "over" if verdict == "over" else "under"
+        return (
+            f"§10.3 decides: more than {tol} {side} the target, although {pct} is inside "
+            f"§0.2's ±{band:g} % {which}."
+        )
+    return None
 
 
 def fitting_level(
@@ -324,6 +359,17 @@ def special_cost(special: Special, x: int | None = None) -> SpecialCost:
     return SpecialCost(
         key=special.key, name=special.name, group=special.group, x=x, cost_pp=cost, formula=formula
     )
+
+
+def special_pricing_text(special: Special) -> str:
+    """Render how a Special is priced: 'Start PP 4 × T(X)', '2 PP × X', '60 PP (fixed)'."""
+    if special.pricing == "triangular":
+        return f"Start PP {format_pp(special.start_pp or 0)} × T(X)"
+    if special.pricing == "per_x":
+        return f"{format_pp(special.pp_per_x or 0)} PP × X"
+    if special.pricing == "fixed":
+        return f"{format_pp(special.fixed_pp or 0)} PP (fixed)"
+    return "not priced as a component"
 
 
 def special_cost_table(
@@ -492,15 +538,29 @@ def passive_slots(catalogue: Catalogue, mastery_rank: int) -> int:
 # ---------------------------------------------------------------- walls and persistent areas
 
 
+class WallPart(Result):
+    """One priced part of a wall: 'Length', 10 PP, '2 steps × 5 PP (2 m beyond 2 m)'."""
+
+    label: str
+    pp: float
+    rule: str
+
+
 class WallCost(Result):
     """A wall priced component by component [Barriers / Walls (Terrain Constructs)]."""
 
-    components: tuple[tuple[str, float], ...]
+    components: tuple[WallPart, ...]
     total_pp: float
 
 
 def _steps_above(value: float, base: float, step: float) -> int:
     return max(0, math.ceil((value - base) / step - 1e-9))
+
+
+def _stepped(label: str, value: float, base: float, step: float, pp: float) -> WallPart:
+    steps = _steps_above(value, base, step)
+    rule = f"{steps} × {format_pp(pp)} PP per {step:g} m beyond {base:g} m"
+    return WallPart(label=label, pp=steps * pp, rule=rule)
 
 
 def wall_cost(
@@ -514,34 +574,54 @@ def wall_cost(
 ) -> WallCost:
     """Price a wall lasting Mastery Rank rounds from its size, opacity and resilience."""
     rates = catalogue.tables.walls
+    segments = math.ceil(length_m / rates.segment_length_m - 1e-9)
     parts = [
-        ("Placement", rates.placement_pp),
-        (
-            "Length",
-            rates.length_pp_per_step
-            * _steps_above(length_m, rates.length_base_m, rates.length_step_m),
+        WallPart(label="Placement", pp=rates.placement_pp, rule="once per wall"),
+        _stepped(
+            "Length", length_m, rates.length_base_m, rates.length_step_m, rates.length_pp_per_step
         ),
-        (
-            "Height",
-            rates.height_pp_per_step
-            * _steps_above(height_m, rates.height_base_m, rates.height_step_m),
+        _stepped(
+            "Height", height_m, rates.height_base_m, rates.height_step_m, rates.height_pp_per_step
         ),
-        (
+        _stepped(
             "Thickness",
-            rates.thickness_pp_per_step
-            * _steps_above(thickness_m, rates.thickness_base_m, rates.thickness_step_m),
-        ),
-        ("Line of Sight", rates.line_of_sight_pp if blocks_sight else 0.0),
-        ("Duration", rates.duration_mastery_rank_rounds_pp),
-        (
-            "Resilience",
-            rates.resilience_pp_per_segment * math.ceil(length_m / rates.segment_length_m)
-            if resilience
-            else 0.0,
+            thickness_m,
+            rates.thickness_base_m,
+            rates.thickness_step_m,
+            rates.thickness_pp_per_step,
         ),
     ]
-    kept = tuple((label, pp) for label, pp in parts if pp)
-    return WallCost(components=kept, total_pp=sum(pp for _, pp in kept))
+    if blocks_sight:
+        parts.append(
+            WallPart(label="Line of Sight", pp=rates.line_of_sight_pp, rule="blocks sight")
+        )
+    parts.append(
+        WallPart(
+            label="Duration",
+            pp=rates.duration_mastery_rank_rounds_pp,
+            rule="Mastery Rank rounds",
+        )
+    )
+    if resilience:
+        rule = (
+            f"{format_pp(rates.resilience_pp_per_segment)} PP × {segments} segments of "
+            f"{rates.segment_length_m:g} m ({rates.resilience_gain})"
+        )
+        parts.append(
+            WallPart(label="Resilience", pp=rates.resilience_pp_per_segment * segments, rule=rule)
+        )
+    kept = tuple(part for part in parts if part.pp)
+    return WallCost(components=kept, total_pp=sum(part.pp for part in kept))
+
+
+def wall_components(example: WallExample) -> str:
+    """Return the /pp price components that build a wall example: 'wall:6x2x0.5 los'."""
+    words = [f"wall:{example.length_m:g}x{example.height_m:g}x{example.thickness_m:g}"]
+    if example.blocks_sight:
+        words.append("los")
+    if example.resilience:
+        words.append("resilience")
+    return " ".join(words)
 
 
 def persistent_cost(catalogue: Catalogue, range_pp: float, persistent_pp: float) -> float:
@@ -619,6 +699,7 @@ def summon_breakdown(catalogue: Catalogue, example: SummonExample) -> SummonBrea
     lines = []
     stats = catalogue.summons.base.model_dump()
     special_steps = 0
+    special_name = "Special"
     for purchase in example.purchases:
         if purchase.upgrade is not None and purchase.amount is not None:
             tokens = upgrade_tokens(catalogue, purchase.upgrade, purchase.amount)
@@ -627,11 +708,14 @@ def summon_breakdown(catalogue: Catalogue, example: SummonExample) -> SummonBrea
                 stats[stat] += purchase.amount
             if purchase.upgrade in ("special_access", "special_value"):
                 special_steps += purchase.amount
+            named = re.match(r"Special Access: (\w+)", purchase.label)
+            if named:
+                special_name = named.group(1)
         else:
             tokens = power_tokens(catalogue, purchase.power_type or "", purchase.power_level or 1)
         lines.append((purchase.label, tokens))
     if special_steps:
-        stats["special"] = f"Special({special_steps})"
+        stats["special"] = f"{special_name}({special_steps})"
     return SummonBreakdown(
         name=example.name,
         available_tokens=summon_tokens(catalogue, example.bound_stones),
@@ -639,446 +723,3 @@ def summon_breakdown(catalogue: Catalogue, example: SummonExample) -> SummonBrea
         total_tokens=sum(tokens for _, tokens in lines),
         stats=SummonStats(**stats),
     )
-
-
-# ---------------------------------------------------------------- the component parser
-
-
-class PricedComponent(Result):
-    """One priced part of a build, with the SRD rule it came from."""
-
-    name: str
-    value: str
-    cost_pp: float
-    rule: str
-    source: str
-    multiplier: int = 1
-
-
-class CurveFit(Result):
-    """The lowest level of a power type whose curve holds a total."""
-
-    type: CurvedTypeKey
-    type_name: str
-    level: int
-    target_pp: float
-
-
-class PriceBreakdown(Result):
-    """A build priced from components, compared with its curve when a type is given."""
-
-    components: tuple[PricedComponent, ...]
-    subtotal_pp: float
-    discount: str | None
-    discount_multiplier: float
-    total_pp: float
-    type: CurvedTypeKey | None
-    level: int | None
-    level_inferred: bool
-    charged: bool
-    capstone: bool
-    persistent: bool
-    check: CurveCheck | None
-    fits: tuple[CurveFit, ...]
-
-
-@dataclass
-class _Build:
-    catalogue: Catalogue
-    type_key: str | None
-    flags: set[str] = field(default_factory=set)
-    parts: list[PricedComponent] = field(default_factory=list)
-
-    @property
-    def persistent(self) -> bool:
-        return bool(self.flags & {"persistent", "image", "image_size", "barrier"})
-
-    def add(
-        self,
-        name: str,
-        value: str,
-        cost: float,
-        rule: str,
-        source: str,
-        *,
-        lasting: bool = False,
-    ) -> None:
-        multiplier = 1
-        if lasting and self.persistent:
-            multiplier = self.catalogue.tables.constants.persistent_multiplier
-            rule = f"({rule}) × {multiplier} persistent"
-        self.parts.append(
-            PricedComponent(
-                name=name,
-                value=value,
-                cost_pp=cost * multiplier,
-                rule=rule,
-                source=source,
-                multiplier=multiplier,
-            )
-        )
-
-
-_DICE = re.compile(r"^(\d+)(?:d(\d+))?$")
-_INTEGER = re.compile(r"^\d+$")
-
-
-def _count(name: str, value: str | None, *, die: int | None = None) -> int:
-    """Parse '3', or '2d8' when a die is allowed; raise BadInput otherwise."""
-    if value is None:
-        raise BadInput(f"{name} needs a value, like {name}:2.")
-    match = _DICE.match(value)
-    if not match or (match.group(2) and die is None):
-        raise BadInput(f"{name}:{value} is not a whole number.")
-    if match.group(2) and int(match.group(2)) != die:
-        raise BadInput(f"{name} is priced per d{die}, not d{match.group(2)}.")
-    number = int(match.group(1))
-    if not 1 <= number <= 100:
-        raise BadInput(f"{name} must be 1–100, not {number}.")
-    return number
-
-
-def _rate(
-    build: _Build, name: str, value: str | None, rate_key: str, *, die: int | None = None
-) -> None:
-    rate = build.catalogue.rate(rate_key)
-    count = _count(name, value, die=die)
-    conditional = build.type_key == "passive" and "conditional" in build.flags
-    pp = rate.conditional_pp if conditional and rate.conditional_pp is not None else rate.pp
-    shown = f"{count}d{die}" if die else str(count)
-    mode = " (conditional)" if conditional and rate.conditional_pp is not None else ""
-    build.add(name, shown, pp * count, f"{format_pp(pp)} PP{mode} × {count}", rate.section)
-
-
-def _passive_or(passive_rate: str, other_rate: str, *, die: int | None = None) -> _Handler:
-    def handler(build: _Build, name: str, value: str | None) -> None:
-        key = passive_rate if build.type_key == "passive" else other_rate
-        _rate(build, name, value, key, die=die)
-
-    return handler
-
-
-def _damage(build: _Build, name: str, value: str | None) -> None:
-    if build.type_key == "passive":
-        _rate(build, name, value, "passive_damage_d6", die=6)
-    else:
-        _rate(build, name, value, "damage_d8", die=8)
-
-
-def _table(
-    build: _Build,
-    name: str,
-    value: str | None,
-    table_key: str,
-    *,
-    lasting: bool = False,
-    what: str | None = None,
-) -> None:
-    table = build.catalogue.cost_table(table_key)
-    number = _count(name, value)
-    cost = table_row_cost(table, number, what or f"{name} ({table.name})")
-    build.add(
-        name,
-        f"{number}",
-        cost,
-        f"{number:g} {table.unit} = {format_pp(cost)} PP ({table.name})".replace(" %", "%"),
-        table.section,
-        lasting=lasting,
-    )
-
-
-def _range(build: _Build, name: str, value: str | None) -> None:
-    if value in ("touch", "self", "melee"):
-        build.add(name, value or "", 0, f"{value} = free", "SRD Pricing Rules 3) Range")
-        return
-    _table(build, name, value, "range", what="range")
-
-
-def _radius(build: _Build, name: str, value: str | None) -> None:
-    instant = not build.persistent and build.type_key in (None, "active")
-    if instant:
-        _table(build, name, value, "instant_attack_aoe", what="Instant Attack AoE radius")
-    else:
-        _table(build, name, value, "aoe_radius", lasting=True, what="AoE radius")
-
-
-def _special_aura(build: _Build, name: str, value: str | None) -> None:
-    table = build.catalogue.cost_table("special_aura_radius")
-    number = _count(name, value)
-    core = build.catalogue.tables.constants.special_aura_core_pp
-    cost = core + table_row_cost(table, number, "Special Aura radius")
-    rule = f"{format_pp(core)} PP core + {number} m = {format_pp(cost - core)} PP"
-    build.add(name, str(number), cost, rule, table.section)
-
-
-def _rounds(build: _Build, name: str, value: str | None) -> None:
-    if build.persistent:
-        raise BadInput("rounds cannot be combined with a persistent area: it lasts 4 rounds.")
-    rounds = _count(name, value)
-    rate = build.catalogue.rate("zone_extra_round")
-    extra = rounds - 1
-    build.add(
-        name, str(rounds), rate.pp * extra, f"{format_pp(rate.pp)} PP × {extra} extra", rate.section
-    )
-
-
-def _control(build: _Build, name: str, value: str | None) -> None:
-    _table(build, name, value, "push_pull_control", what="Push/Pull control distance")
-
-
-def _image(build: _Build, name: str, value: str | None) -> None:
-    table = build.catalogue.cost_table("image_tier")
-    row = table.row_for_label((value or "").upper())
-    if row is None and value and _INTEGER.match(value):
-        row = table.row_for_value(int(value))
-    if row is None:
-        tiers = ", ".join(r.label or "" for r in table.rows)
-        raise BadInput(f"image must be a tier {tiers}; not {value}.")
-    build.add(
-        name,
-        row.label or "",
-        row.pp,
-        f"Image {row.label} = {format_pp(row.pp)} PP",
-        table.section,
-        lasting=True,
-    )
-
-
-def _image_size(build: _Build, name: str, value: str | None) -> None:
-    table = build.catalogue.cost_table("image_size")
-    row = table.row_for_label(value or "")
-    if row is None:
-        sizes = ", ".join(r.label or "" for r in table.rows)
-        raise BadInput(f"image_size must be one of {sizes}; not {value}.")
-    rule = f"{row.note} = {format_pp(row.pp)} PP"
-    build.add(name, row.label or "", row.pp, rule, table.section, lasting=True)
-
-
-def _barrier(build: _Build, name: str, value: str | None) -> None:
-    _table(build, name, value, "barrier_hp", lasting=True, what="Barrier HP")
-
-
-def _health_bar(build: _Build, name: str, value: str | None) -> None:
-    table = build.catalogue.cost_table("health_bars")
-    row = table.row_for_label(value or "")
-    if row is None:
-        bars = ", ".join((r.label or "").lower() for r in table.rows)
-        raise BadInput(f"health_bar must be one of {bars}; not {value}.")
-    build.add(
-        name, row.label or "", row.pp, f"{row.label} Bar = {format_pp(row.pp)} PP", table.section
-    )
-
-
-def _counter_push(build: _Build, name: str, value: str | None) -> None:
-    rate = build.catalogue.rate("counter_push_2m")
-    metres = _count(name, value)
-    if metres % 2 or metres > (rate.cap or metres):
-        raise BadInput(f"counter_push is bought per 2 m up to {rate.cap:g} m; not {metres} m.")
-    steps = metres // 2
-    build.add(
-        name, f"{metres}", rate.pp * steps, f"{format_pp(rate.pp)} PP × {steps} (2 m)", rate.section
-    )
-
-
-def _flat(rate_key: str) -> _Handler:
-    def handler(build: _Build, name: str, value: str | None) -> None:
-        if value is not None:
-            raise BadInput(f"{name} takes no value.")
-        rate = build.catalogue.rate(rate_key)
-        build.add(name, "", rate.pp, f"+{format_pp(rate.pp)} PP", rate.section)
-
-    return handler
-
-
-def _special(key: str) -> _Handler:
-    def handler(build: _Build, name: str, value: str | None) -> None:
-        special = build.catalogue.special(key)
-        if special.pricing == "unpriced":
-            raise BadInput(
-                f"{special.name} cannot be priced as a component: {special.note or special.effect}"
-            )
-        x = None if not special.takes_x else _count(name, value)
-        if not special.takes_x and value is not None:
-            raise BadInput(f"{special.name} takes no value.")
-        priced = special_cost(special, x)
-        lasting = special.group != "instant"
-        build.add(
-            name,
-            "" if x is None else str(x),
-            priced.cost_pp or 0,
-            priced.formula,
-            special.section,
-            lasting=lasting,
-        )
-
-    return handler
-
-
-_Handler = Callable[[_Build, str, "str | None"], None]
-
-_FLAGS = {"persistent", "charged", "capstone", "conditional"}
-_FLAG_VALUES = {"discount"}
-
-
-def _handlers(catalogue: Catalogue) -> dict[str, _Handler]:
-    handlers: dict[str, _Handler] = {
-        "damage": _damage,
-        "healing": lambda b, n, v: _rate(b, n, v, "healing_d8", die=8),
-        "armor": _passive_or("passive_armor", "armor"),
-        "evade": _passive_or("passive_evade", "evade"),
-        "temp_hp": lambda b, n, v: _rate(b, n, v, "temp_hp_start"),
-        "refresh_hp": lambda b, n, v: _rate(b, n, v, "temp_hp_refresh"),
-        "regen": _passive_or("passive_healing", "regeneration_hp"),
-        "range": _range,
-        "reach": lambda b, n, v: _table(b, n, v, "melee_reach", what="reach"),
-        "radius": _radius,
-        "aura": lambda b, n, v: _table(b, n, v, "aura_passive_radius", what="aura radius"),
-        "special_aura": _special_aura,
-        "rounds": _rounds,
-        "control": _control,
-        "image": _image,
-        "image_size": _image_size,
-        "barrier": _barrier,
-        "autofire": lambda b, n, v: _rate(b, n, v, "autofire"),
-        "split": _flat("split_attack"),
-        "thorns": lambda b, n, v: _rate(b, n, v, "thornhide_d8", die=8),
-        "mental": lambda b, n, v: _rate(b, n, v, "mental_damage_d8", die=8),
-        "counter": lambda b, n, v: _rate(b, n, v, "counter_damage_d8", die=8),
-        "counter_push": _counter_push,
-        "aura_damage": lambda b, n, v: _rate(b, n, v, "aura_payload_d8", die=8),
-        "aura_healing": lambda b, n, v: _rate(b, n, v, "aura_payload_d8", die=8),
-        "health_bar": _health_bar,
-        "health_level": lambda b, n, v: _rate(b, n, v, "health_level_heal"),
-        "spell_resistance": lambda b, n, v: _rate(b, n, v, "spell_resistance"),
-        "raise": lambda b, n, v: _rate(b, n, v, "raise_effect"),
-    }
-    for special in catalogue.specials.specials:
-        handlers.setdefault(special.key, _special(special.key))
-    precision = handlers.pop("precision")
-    handlers["precision"] = lambda b, n, v: precision(b, n, _strip_d8(v))
-    return handlers
-
-
-def _strip_d8(value: str | None) -> str | None:
-    if value and value.endswith("d8"):
-        return value[:-2]
-    return value
-
-
-_ALIASES = {
-    "dmg": "damage",
-    "heal": "healing",
-    "pen": "penetration",
-    "brutal": "brutal_impact",
-    "aoe": "radius",
-    "split_attack": "split",
-    "temporary_hp": "temp_hp",
-    "regeneration_hp": "regen",
-    "dispel": "dispel_magic",
-    "crit": "critical",
-}
-
-
-def component_names(catalogue: Catalogue) -> tuple[str, ...]:
-    """Return every component name the parser accepts (flags included)."""
-    unpriced = {s.key for s in catalogue.specials.specials if s.pricing == "unpriced"}
-    names = [name for name in _handlers(catalogue) if name not in unpriced]
-    return tuple(sorted([*names, *_FLAGS, *_FLAG_VALUES]))
-
-
-def _tokens(text: str) -> list[tuple[str, str | None]]:
-    tokens = []
-    for raw in re.split(r"[\s,;]+", text.strip()):
-        if not raw:
-            continue
-        name, _, value = raw.partition(":")
-        name = name.strip().lower().replace("-", "_")
-        tokens.append((_ALIASES.get(name, name), value.strip().lower() or None))
-    return tokens
-
-
-def price(
-    catalogue: Catalogue,
-    components: str,
-    type_key: str | None = None,
-    level: int | None = None,
-) -> PriceBreakdown:
-    """Price a build from components ('damage:2d8 range:16 ruin:2 charged') against a curve."""
-    if type_key is not None:
-        type_key = curved_type(catalogue, resolve_type(catalogue, type_key)).key
-    if level is not None:
-        check_level(level)
-    if level is not None and type_key is None:
-        raise BadInput("Give a power type together with the level.")
-    tokens = _tokens(components)
-    if not tokens:
-        raise BadInput("Give at least one component, like damage:2d8 range:12.")
-    handlers = _handlers(catalogue)
-    valid = ", ".join(component_names(catalogue))
-    seen: set[str] = set()
-    build = _Build(catalogue=catalogue, type_key=type_key)
-    discount = None
-    for name, value in tokens:
-        if name not in handlers and name not in _FLAGS and name not in _FLAG_VALUES:
-            raise BadInput(f"Unknown component '{name[:40]}'. Valid components: {valid}.")
-        if name in seen:
-            raise BadInput(f"Component '{name}' is given twice.")
-        seen.add(name)
-        if name in _FLAGS:
-            if value is not None:
-                raise BadInput(f"{name} takes no value.")
-            build.flags.add(name)
-        elif name == "discount":
-            discount = _discount(catalogue, value)
-        elif name in ("image", "image_size", "barrier"):
-            build.flags.add(name)
-    if "charged" in build.flags and type_key == "passive":
-        raise BadInput("Passives cannot be Charged.")
-    for name, value in tokens:
-        if name in handlers:
-            handlers[name](build, name, value)
-    if not build.parts:
-        raise BadInput(f"Give at least one priced component. Valid components: {valid}.")
-    subtotal = sum(part.cost_pp for part in build.parts)
-    multiplier = discount.multiplier if discount else 1.0
-    total = subtotal * multiplier
-    charged = "charged" in build.flags
-    capstone = "capstone" in build.flags
-    inferred = False
-    check = None
-    if type_key is not None:
-        if level is None:
-            level = fitting_level(catalogue, total, type_key, charged=charged)
-            inferred = True
-        check = judge(catalogue, total, type_key, level, charged=charged, capstone=capstone)
-    fits = tuple(
-        CurveFit(
-            type=key,
-            type_name=catalogue.power_type(key).name,
-            level=(fit := fitting_level(catalogue, total, key)),
-            target_pp=curve_target(catalogue, key, fit).target_pp,
-        )
-        for key in CURVED_TYPES
-    )
-    return PriceBreakdown(
-        components=tuple(build.parts),
-        subtotal_pp=subtotal,
-        discount=discount.name if discount else None,
-        discount_multiplier=multiplier,
-        total_pp=total,
-        type=type_key,
-        level=level,
-        level_inferred=inferred,
-        charged=charged,
-        capstone=capstone,
-        persistent=build.persistent,
-        check=check,
-        fits=fits,
-    )
-
-
-def _discount(catalogue: Catalogue, value: str | None) -> Discount:
-    discounts = {d.key: d for d in catalogue.tables.discounts}
-    if value not in discounts:
-        raise BadInput(f"discount must be one of {', '.join(discounts)}; not {value}.")
-    return discounts[value]

@@ -1,9 +1,9 @@
-"""The SRD look-ups as embeds: catalogue entries, Specials, curve targets and build prices.
+"""The SRD look-ups as embeds: catalogue entries, Specials, curve targets, prices and designs.
 
-One renderer per thing: `entry_page` (an entry with one page of its table),
-`special_embed`, `curve_embed`, `movement_embed` and `price_embed`. Every embed
-stays within Discord's limits; a table too long for one field is split into pages
-that the ◀ / ▶ buttons (`EntryPageButton`) step through.
+One renderer per thing: `entry_page` (an entry with one page of its table, and how
+many pages there are), `special_embed`, `curve_embed`, `movement_embed`,
+`price_embed`, `design_embed`, `excluded_embed` and `guess_line`. Every embed stays
+within Discord's limits; the cog adds the ◀ / ▶ buttons and the "did you mean" menu.
 """
 
 from __future__ import annotations
@@ -20,9 +20,11 @@ from bot.catalogue import (
     PriceBreakdown,
     SpecialCost,
 )
+from bot.catalogue.design import PowerDesign
+from bot.catalogue.models import Exclusion
 from bot.catalogue.pricing import format_pp
+from bot.catalogue.shapes import Violation
 from bot.catalogue.views import LevelTableView, TableRow
-from bot.views import CogButton
 
 # Discord's embed limits.
 TITLE_LIMIT = 256
@@ -47,12 +49,16 @@ KIND_COLOURS = {
     "power_type": discord.Colour.gold(),
     "rule": discord.Colour.greyple(),
     "table": discord.Colour.dark_grey(),
+    "example": discord.Colour.dark_teal(),
 }
 VERDICT_COLOURS = {
     "on_curve": discord.Colour.green(),
     "under": discord.Colour.blue(),
     "over": discord.Colour.red(),
+    "capstone": discord.Colour.gold(),
 }
+BROKEN_COLOUR = discord.Colour.dark_red()
+QUERY_LIMIT = 60  # how much of a typed name an answer echoes
 PRICE_COLOUR = discord.Colour.dark_grey()
 _NUMBER = re.compile(r"^[+−-]?\d+(\.\d+)?$")
 
@@ -329,27 +335,42 @@ def _component_line(name: str, value: str, cost_pp: float, rule: str) -> str:
     return f"`{label}` **{format_pp(cost_pp)} PP** — {_escape(rule)}"
 
 
+def _no_type(breakdown: PriceBreakdown) -> list[str]:
+    total = format_pp(breakdown.total_pp)
+    lines = [f"**{total} PP** in all. Give a `type` (and `level`) to judge it against a curve."]
+    if not breakdown.fits:
+        lines.append(
+            "No power type takes this build without breaking an SRD rule; give a `type` to see which."
+        )
+        return lines
+    fits = ", ".join(
+        f"{fit.type_name} Level {fit.level} ({format_pp(fit.total_pp)} of {format_pp(fit.target_pp)} PP)"
+        for fit in breakdown.fits
+    )
+    charged = " (Charged targets)" if breakdown.charged else ""
+    lines.append(f"Lowest level whose target holds it, priced as each type{charged}: {fits}.")
+    return lines
+
+
 def _verdict(breakdown: PriceBreakdown) -> list[str]:
     check = breakdown.check
-    total = format_pp(breakdown.total_pp)
     if check is None:
-        fits = ", ".join(
-            f"{fit.type_name} Level {fit.level} ({format_pp(fit.target_pp)} PP)"
-            for fit in breakdown.fits
-        )
-        return [
-            f"**{total} PP** in all. Give a `type` (and `level`) to judge it against a curve.",
-            f"Lowest level whose target holds it: {fits}.",
-        ]
+        return _no_type(breakdown)
+    total = format_pp(breakdown.total_pp)
     charged = " (Charged)" if check.charged else ""
     against = f"{check.type_name} Level {check.level}{charged}"
     target = format_pp(check.target_pp)
     deviation = signed_pct(check.deviation_pct)
+    over = format_pp(check.over_by_pp)
     if check.verdict == "over":
         line = (
-            f"**Over curve** for {against}: {total} PP is {format_pp(check.over_by_pp)} PP "
-            f"above the {target} PP target ({deviation}); over means more than "
-            f"{format_pp(check.tolerance_pp)} PP above."
+            f"**Over curve** for {against}: {total} PP is {over} PP above the {target} PP target "
+            f"({deviation}); over means more than {format_pp(check.tolerance_pp)} PP above."
+        )
+    elif check.verdict == "capstone":
+        line = (
+            f"**Capstone over curve** for {against}: {total} PP is {over} PP above the {target} PP "
+            f"target ({deviation}), inside the ±{check.band_pct:g} % capstone band."
         )
     elif check.verdict == "under":
         line = (
@@ -358,21 +379,44 @@ def _verdict(breakdown: PriceBreakdown) -> list[str]:
         )
     else:
         line = f"**On curve** for {against}: {total} PP against {target} PP ({deviation})."
-    band = "capstone band" if breakdown.capstone else "design band"
-    inside = "Within" if check.within_band else "Outside"
-    lines = [line, f"{inside} the ±{check.band_pct:g} % {band}."]
+    lines = [line]
+    if check.decided_by:
+        lines.append(check.decided_by)
+    else:
+        band = "capstone band" if check.capstone else "design band"
+        inside = "Within" if check.within_band else "Outside"
+        lines.append(f"{inside} the ±{check.band_pct:g} % {band} too.")
     if breakdown.level_inferred:
         lines.append(
             f"Level {check.level} is the lowest whose target holds it; give `level` to judge "
             "another."
         )
+    if breakdown.violations:
+        count = len(breakdown.violations)
+        lines.append(f"**Breaks {count} SRD rule{'s' * (count > 1)}** (below).")
     return lines
+
+
+def _violation_line(violation: Violation) -> str:
+    return (
+        f"**{_escape(violation.rule)}** — {_escape(violation.reason)} "
+        f"Instead: {_escape(violation.alternative)}."
+    )
+
+
+def _violations_field(embed: discord.Embed, violations: tuple[Violation, ...]) -> None:
+    if not violations:
+        return
+    lines = [_violation_line(v) for v in violations]
+    _field(embed, "SRD rules broken", clip("\n".join(lines), FIELD_VALUE_LIMIT))
 
 
 def price_embed(breakdown: PriceBreakdown) -> discord.Embed:
     """Render a priced build: each component's cost and rule, the total and the verdict."""
     check = breakdown.check
     colour = VERDICT_COLOURS[check.verdict] if check else PRICE_COLOUR
+    if breakdown.violations:
+        colour = BROKEN_COLOUR
     embed = _embed(
         f"Build: {format_pp(breakdown.total_pp)} PP", "\n".join(_verdict(breakdown)), colour
     )
@@ -414,52 +458,87 @@ def price_embed(breakdown: PriceBreakdown) -> discord.Embed:
     ]
     if flags:
         _field(embed, "Flags", ", ".join(flags), inline=True)
+    _violations_field(embed, breakdown.violations)
     _footer(embed, "Over curve = more than 5 PP above the target (SRD §10.3); band per §0.2")
     return _fit(embed)
 
 
-# ---------------------------------------------------------------- paging buttons
+# ---------------------------------------------------------------- guesses and exclusions
 
 
-class EntryPageButton(
-    CogButton,
-    template=r"th:page:(?P<entry>[a-z_]+:[a-z0-9_]+):(?P<level>\d{1,2}):(?P<page>\d{1,2}):(?P<way>[pn])",
-):
-    """◀ / ▶ on a long entry: the custom_id holds the entry, level and target page."""
-
-    cog = "Powers"
-    handler = "turn_page"
-
-    def __init__(
-        self, entry: str, level: int, page: int, way: str, *, disabled: bool = False
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="◀" if way == "p" else "▶",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"th:page:{entry}:{level}:{page}:{way}",
-                disabled=disabled,
-            ),
-            entry=entry,
-            level=level,
-            page=page,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> EntryPageButton:
-        return cls(match["entry"], int(match["level"]), int(match["page"]), match["way"])
+def quoted(query: str) -> str:
+    """Echo what a user typed: shortened, escaped, inside quotes."""
+    return f"'{_escape(clip(query.strip(), QUERY_LIMIT))}'"
 
 
-def entry_pager(entry_id: str, level: int | None, page: EntryPage) -> discord.ui.View | None:
-    """Return ◀ / ▶ for an entry whose table has several pages, else None."""
-    if page.pages <= 1:
-        return None
-    view = discord.ui.View(timeout=None)
-    at, last = page.page, page.pages - 1
-    view.add_item(EntryPageButton(entry_id, level or 0, max(at - 1, 0), "p", disabled=at == 0))
-    view.add_item(
-        EntryPageButton(entry_id, level or 0, min(at + 1, last), "n", disabled=at == last)
+def guess_line(query: str, shown: str, alternatives: int) -> str:
+    """Say that a look-up is a guess: what was typed, what is shown, that others can be picked."""
+    others = (
+        f" Pick one of {alternatives} others below if you meant something else."
+        if alternatives
+        else ""
     )
-    return view
+    return f"No exact match for {quoted(query)}: showing **{_escape(shown)}**, a guess.{others}"
+
+
+def excluded_embed(query: str, exclusion: Exclusion) -> discord.Embed:
+    """Say that the SRD excludes a name (or Tablehand leaves a section out), and why."""
+    who = "Excluded by the SRD" if exclusion.by == "srd" else "Not in Tablehand's catalogue"
+    embed = _embed(
+        f"{who}: {exclusion.name}", _escape(exclusion.reason), discord.Colour.light_grey()
+    )
+    if query.strip().casefold() != exclusion.name.casefold():
+        _field(embed, "You looked up", quoted(query), inline=True)
+    _footer(embed, f"SRD: {exclusion.section}")
+    return _fit(embed)
+
+
+# ---------------------------------------------------------------- /pp design
+
+
+def _design_row(design: PowerDesign, index: int) -> str:
+    row = design.rows[index]
+    special = ", ".join(f"**{_escape(s)}**" for s in row.specials) or "—"
+    cells = [design.type_name, row.range, row.aoe, row.duration]
+    return (
+        f"**L{row.level}** · "
+        + " · ".join(_escape(c) for c in cells)
+        + f" · {special} · {_escape(row.effect)}"
+    )
+
+
+def design_embed(design: PowerDesign) -> discord.Embed:
+    """Render a designed Power as the SRD's card: title, flavour, power table, tooltip, checks."""
+    flavour = f"*{_escape(design.flavour)}*" if design.flavour else "*(no flavour line)*"
+    table = "\n".join(_design_row(design, i) for i in range(len(design.rows)))
+    header = "Level · Type · Range · AoE · Duration · Special · Effect"
+    colour = KIND_COLOURS.get(design.type, PRICE_COLOUR) if design.conforms else BROKEN_COLOUR
+    embed = _embed(design.title, f"{flavour}\n\n{header}\n{table}", colour)
+    _field(embed, "BASELINES", _lines(design.baselines))
+    _field(embed, "CALCULATION", _lines(design.calculation))
+    if design.notes:
+        _field(embed, "NOTES", _lines(design.notes))
+    verdict = "Conforms to the SRD." if design.conforms else _not_conforming(design)
+    _field(embed, "SRD check", verdict)
+    _violations_field(embed, design.violations)
+    _footer(embed, 'SRD §8.2 power card; governance per §2, §9–§11; /power name:"Power Card"')
+    return _fit(embed)
+
+
+def _not_conforming(design: PowerDesign) -> str:
+    over = [
+        r.level
+        for r in design.rows
+        if r.breakdown and r.breakdown.check and r.breakdown.check.verdict == "over"
+    ]
+    parts = []
+    if design.violations:
+        count = len(design.violations)
+        parts.append(f"breaks {count} SRD rule{'s' * (count > 1)}")
+    if over:
+        parts.append("over curve at Level " + ", ".join(map(str, over)))
+    return "Does not conform: " + " and ".join(parts) + "."
+
+
+def _lines(lines: tuple[str, ...]) -> str:
+    return clip("\n".join(_escape(line) for line in lines), FIELD_VALUE_LIMIT)

@@ -1,14 +1,21 @@
 """Discord's limits on what a bot sends, answered with Discord's error bodies.
 
 Only the limits a table bot can plausibly hit: message and embed lengths, counts of
-embeds, fields, rows and buttons, duplicate custom ids, autocomplete choices.
+embeds, fields, rows and buttons, select menus, duplicate custom ids, autocomplete choices.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.sandbox.records import ACTION_ROW, BUTTON, COMPONENTS_V2, walk_components
+from bot.sandbox.records import (
+    ACTION_ROW,
+    BUTTON,
+    COMPONENTS_V2,
+    SELECT_TYPES,
+    STRING_SELECT,
+    walk_components,
+)
 
 Path = tuple[str | int, ...]
 
@@ -116,6 +123,8 @@ def _check_components(errors: FormErrors, components: list[dict[str, Any]], *, v
             errors.max_length(
                 ("components", i, "components", j, "custom_id"), c.get("custom_id"), 100
             )
+            if c.get("type") in SELECT_TYPES:
+                _check_select(errors, ("components", i, "components", j), c, len(children))
             if c.get("type") == BUTTON and not (
                 c.get("custom_id") or c.get("url") or c.get("sku_id")
             ):
@@ -135,6 +144,40 @@ def _check_components(errors: FormErrors, components: list[dict[str, Any]], *, v
                 "Component custom id cannot be duplicated",
             )
         seen.add(custom_id)
+
+
+def _check_select(errors: FormErrors, path: Path, select: dict[str, Any], in_row: int) -> None:
+    """A select fills its action row alone; 25 options at most; Discord's lengths and counts."""
+    if in_row > 1:
+        errors.add(
+            path,
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
+    errors.max_length((*path, "placeholder"), select.get("placeholder"), 150)
+    for bound in ("min_values", "max_values"):
+        value = select.get(bound)
+        if value is not None and not 0 <= value <= 25:
+            errors.add(
+                (*path, bound), "NUMBER_TYPE_MAX", "int value should be less than or equal to 25."
+            )
+    if select.get("type") != STRING_SELECT:
+        return
+    options = select.get("options") or []
+    if not 1 <= len(options) <= 25:
+        errors.add(
+            (*path, "options"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length."
+        )
+    values = [o.get("value") for o in options]
+    if len(set(values)) != len(values):
+        errors.add(
+            (*path, "options"),
+            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+            "Component option values must be unique",
+        )
+    for k, option in enumerate(options):
+        for name in ("label", "value", "description"):
+            errors.max_length((*path, "options", k, name), option.get(name), 100)
 
 
 def check_choices(choices: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -192,7 +192,7 @@ async def test_pp_price_over_curve_gives_the_deviation(table: SandboxTable) -> N
     assert description.startswith(
         "**Over curve** for Active Level 2: 75 PP is 15 PP above the 60 PP target (+25 %)"
     )
-    assert "Outside the ±10 % design band." in description
+    assert "Outside the ±10 % design band too." in description
 
 
 async def test_pp_price_on_curve_within_five(table: SandboxTable) -> None:
@@ -214,11 +214,15 @@ async def test_pp_price_aura_uses_the_aura_table(table: SandboxTable) -> None:
 
 
 async def test_pp_price_without_a_type_lists_the_fitting_levels(table: SandboxTable) -> None:
-    """A build without a type did not give the lowest level of each curve that holds it."""
+    """A build without a type did not give the lowest level of each curve that takes it.
+
+    4d8 damage is 60 PP on an Active (Level 2, 60 PP) or an Active Buff (Level 2, 70 PP);
+    a Reaction deals no attack damage and a Passive prices damage per d6.
+    """
     reply = await table.user("alice").run("/pp price", components="damage:4d8")
     description = reply.embed["description"]
-    assert "Active Level 2 (60 PP)" in description
-    assert "Reaction Level 3 (60 PP)" in description
+    assert "Active Level 2 (60 of 60 PP), Active Buff Level 2 (60 of 70 PP)." in description
+    assert "Reaction" not in description and "Passive" not in description
     assert "Target" not in fields(reply)
 
 
@@ -314,12 +318,11 @@ async def test_paging_buttons_work_after_a_restart(tmp_path: Path) -> None:
     [
         (
             "/special name:wekan",
-            "No entry named 'wekan'; did you mean Weaken(X) or Bulwark(X)?",
+            "No entry named 'wekan'; did you mean Weaken(X), Soulburn(X) or Bulwark(X)?",
         ),
         ("/power name:blite", "No entry named 'blite'; did you mean Blight(X), "),
-        ("/special name:ruin x:11", "X for Ruin must be 1–10, not 11."),
-        ("/special name:root x:1", "X for Root must be 2–10, not 1."),
-        ("/special name:push x:33", "X for Push must be 1–32, not 33."),
+        ("/special name:brutal x:9", "X for Brutal Impact must be 1–8, not 9."),
+        ("/special name:root x:1", "X for Root must be 2–99, not 1."),
         ("/special name:prone x:2", "Prone takes no X."),
         ("/power name:ruin level:3", "Ruin(X) has no levels; see its cost by X with /special"),
         ('/power name:"Root Canon" level:3', "Rule: Root Canon has no level table"),
@@ -340,7 +343,7 @@ async def test_bad_input_gets_one_ephemeral_line(
     [
         ({"components": "damage:2d8 fireball:3"}, "Unknown component 'fireball'."),
         ({"components": "radius:9", "type": "active"}, "Instant Attack AoE radius must be one"),
-        ({"components": "ruin:12"}, "X for Ruin must be 1–10, not 12."),
+        ({"components": "ruin:100"}, "X for Ruin must be 1–99, not 100."),
         ({"components": "damage:1d8", "level": 3}, "Give a power type together with the level."),
         ({"components": "damage:1d8", "type": "teleport"}, "Movement powers have no PP curve"),
     ],

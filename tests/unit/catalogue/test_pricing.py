@@ -6,16 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.catalogue.build import component_names, price
 from bot.catalogue.models import Catalogue, load_catalogue
 from bot.catalogue.pricing import (
-    component_names,
     curve_target,
     diminishing_cost,
     fitting_level,
     judge,
     movement_progression,
     pp_target,
-    price,
     resolve_type,
     special_cost,
     special_cost_table,
@@ -66,12 +65,12 @@ FORMULAS = [
     ("health_level:2", 60),
     ("spell_resistance:3", 45),
     ("raise:1", 10),
-    ("temp_hp:10", 20),
+    ("temp_hp:10", 40),  # in combat without a type: 4 PP per HP
     ("refresh_hp:5", 20),
     ("regen:5", 20),
     ("armor:2", 15),
     ("evade:3", 15),
-    ("rounds:3 radius:2", 30),  # +5 PP per extra round, instant AoE 2 m = 20
+    ("rounds:3 radius:2", 20),  # +5 PP per extra round, lasting 2 m radius = 10
     ("persistent range:12 radius:3 ruin:2", 59),  # 5 + (15 + 12) × 2
     ("image:III image_size:human range:12", 95),  # 5 + (35 + 10) × 2
     ("barrier:40 radius:2", 100),  # 0 + (10 + 40) × 2
@@ -108,7 +107,7 @@ def test_aura_uses_the_aura_table(catalogue: Catalogue, radius: int, pp: int) ->
 
 
 def test_radius_outside_an_active_uses_the_generic_table(catalogue: Catalogue) -> None:
-    """`radius` on a non-Active or in a persistent area uses the instant-attack table."""
+    """`radius` on a non-Active or in a lasting area uses the instant-attack table."""
     assert price(catalogue, "radius:4", "active_buff").total_pp == 20
     assert price(catalogue, "persistent radius:4").total_pp == 40
 
@@ -217,14 +216,23 @@ def test_level_is_inferred_from_the_total(catalogue: Catalogue) -> None:
 
 
 def test_without_a_type_the_fits_are_listed(catalogue: Catalogue) -> None:
-    """A build without a type does not list the lowest fitting level of every curve."""
+    """A build without a type does not list the lowest fitting level of each curve that takes it.
+
+    4d8 damage is an Active's or an Active Buff's (15 PP per d8); a Reaction deals no attack
+    damage and a Passive's damage is priced per d6, so neither is offered.
+    """
     breakdown = price(catalogue, "damage:4d8")
     assert breakdown.check is None
-    assert {(fit.type, fit.level) for fit in breakdown.fits} == {
-        ("active", 2),
-        ("active_buff", 2),
-        ("reaction", 3),
-        ("passive", 3),
+    assert {(fit.type, fit.level, fit.total_pp) for fit in breakdown.fits} == {
+        ("active", 2, 60),
+        ("active_buff", 2, 60),
+    }
+    armor = price(catalogue, "armor:2")  # 7.5 PP per +1, but 15 PP on an unconditional Passive
+    assert {(fit.type, fit.total_pp) for fit in armor.fits} == {
+        ("active", 15),
+        ("active_buff", 15),
+        ("reaction", 15),
+        ("passive", 30),
     }
 
 
@@ -241,8 +249,9 @@ BAD = [
     ("damage:2d8 fireball:3", "Unknown component 'fireball'. Valid components: armor, aura,"),
     ("radius:9", "Instant Attack AoE radius must be one of 1 m, 2 m"),
     ("range:10", "range must be one of 8 m, 12 m, 16 m, 20 m; not 10."),
-    ("ruin:11", "X for Ruin must be 1–10, not 11."),
-    ("root:1", "X for Root must be 2–10, not 1."),
+    ("ruin:100", "X for Ruin must be 1–99, not 100."),
+    ("ruin:101", "ruin must be 1–100, not 101."),
+    ("root:1", "X for Root must be 2–99, not 1."),
     ("ruin", "ruin needs a value, like ruin:2."),
     ("prone:1", "Prone takes no value."),
     ("damage:2d6", "damage is priced per d8, not d6."),
@@ -252,8 +261,7 @@ BAD = [
     ("charged", "Give at least one priced component."),
     ("persistent radius:2 rounds:3", "rounds cannot be combined with a persistent area"),
     ("counter_push:10", "counter_push is bought per 2 m up to 8 m; not 10 m."),
-    ("critical", "Critical cannot be priced as a component"),
-    ("dispel", "Dispel Magic cannot be priced as a component"),
+    ("dispel", "Unknown component 'dispel'."),
     ("damage:1d8 discount:huge", "discount must be one of minor, dual_minor, synergy, complex"),
     ("image:IX", "image must be a tier I, II, III, IV, V, VI, VII; not ix."),
     ("control:3", "Push/Pull control distance must be one of 2 m, 4 m"),
@@ -301,10 +309,11 @@ def test_unknown_component_lists_every_valid_name(catalogue: Catalogue) -> None:
 @pytest.mark.parametrize(
     ("key", "x", "message"),
     [
-        ("ruin", 0, "X for Ruin must be 1–10, not 0."),
-        ("ruin", None, "Ruin needs an X (1–10)."),
+        ("ruin", 0, "X for Ruin must be 1–99, not 0."),
+        ("ruin", None, "Ruin needs an X (1–99)."),
         ("stunned", 2, "Stunned takes no X."),
-        ("push", 33, "X for Push must be 1–32, not 33."),
+        ("push", 100, "X for Push must be 1–99, not 100."),
+        ("brutal_impact", 9, "X for Brutal Impact must be 1–8, not 9."),
     ],
 )
 def test_special_x_out_of_range(

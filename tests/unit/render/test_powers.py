@@ -10,6 +10,7 @@ import pytest
 from bot.catalogue import (
     Lookup,
     PriceBreakdown,
+    PricedComponent,
     entry_view,
     load_catalogue,
     movement_progression,
@@ -17,14 +18,11 @@ from bot.catalogue import (
     special_cost,
 )
 from bot.catalogue.models import Special
-from bot.catalogue.pricing import CURVED_TYPES, PricedComponent, curve_target
+from bot.catalogue.pricing import CURVED_TYPES, curve_target
 from bot.catalogue.views import LevelTableView, TableRow, all_entries, entry_id
 from bot.render.powers import (
-    EntryPage,
-    EntryPageButton,
     curve_embed,
     entry_page,
-    entry_pager,
     movement_embed,
     price_embed,
     signed_pct,
@@ -66,47 +64,6 @@ def test_every_entry_page_fits_an_embed(ident: str) -> None:
         text = "\n".join(shown)
         for row in view.table.rows:
             assert discord.utils.escape_markdown(row.label) in text or row.label in text
-
-
-@pytest.mark.parametrize("ident", IDS)
-def test_every_pager_id_fits_its_template(ident: str) -> None:
-    """A page button's custom_id is too long for Discord or does not match its own template."""
-    for level in (None, 16):
-        pager = entry_pager(ident, level, entry_page_stub(pages=3, page=1))
-        for _, _, custom_id in buttons(pager):
-            assert len(custom_id) <= 100
-            match = re.fullmatch(EntryPageButton.__discord_ui_compiled_template__, custom_id)
-            assert match and match["entry"] == ident
-
-
-def entry_page_stub(*, pages: int, page: int) -> EntryPage:
-    """Return an EntryPage with an empty embed: only its page numbers matter to the pager."""
-    return EntryPage(discord.Embed(), page, pages)
-
-
-def buttons(view: discord.ui.View | None) -> list[tuple[str, bool, str]]:
-    """Return each button's label, disabled flag and custom_id."""
-    assert view is not None
-    found = []
-    for child in view.children:
-        assert isinstance(child, EntryPageButton)
-        found.append((child.item.label or "", child.item.disabled, child.custom_id))
-    return found
-
-
-def test_pager_disables_the_ends_and_is_absent_for_one_page() -> None:
-    """◀ is enabled on the first page, ▶ on the last, or a one-page entry got buttons."""
-    assert entry_pager("table:movement_types", None, entry_page_stub(pages=1, page=0)) is None
-    first = entry_pager("table:movement_types", None, entry_page_stub(pages=2, page=0))
-    last = entry_pager("table:movement_types", None, entry_page_stub(pages=2, page=1))
-    assert buttons(first) == [
-        ("◀", True, "th:page:table:movement_types:0:0:p"),
-        ("▶", False, "th:page:table:movement_types:0:1:n"),
-    ]
-    assert buttons(last) == [
-        ("◀", False, "th:page:table:movement_types:0:0:p"),
-        ("▶", True, "th:page:table:movement_types:0:1:n"),
-    ]
 
 
 def test_a_page_past_the_end_shows_the_last_page() -> None:
