@@ -220,13 +220,16 @@ def _range(build: _Build, name: str, value: str | None) -> None:
     table = build.catalogue.cost_table("range")
     metres = _count(name, value)
     shift = base - RANGE_BASELINES[0]
-    cost = table_row_cost(table, metres - shift, "range") if metres - shift > 0 else None
-    if cost is None:
-        raise BadInput(f"range below the {base} m baseline is not priced; not {metres} m.")
+    steps = {(row.value or 0) + shift: row.pp for row in table.rows}
+    if metres not in steps:
+        listed = ", ".join(f"{m:g} m" for m in steps)
+        where = f" from a {base} m baseline" if shift else ""
+        raise BadInput(f"range{where} must be one of {listed}; not {metres}.")
+    cost = steps[metres]
     rule = f"{metres} m = {format_pp(cost)} PP (Range)"
     if shift:
-        steps = ", ".join(f"{r.value + shift:g} m +{format_pp(r.pp)}" for r in table.rows)
-        rule = f"{metres} m = {format_pp(cost)} PP from a {base} m baseline ({steps})"
+        listed = ", ".join(f"{m:g} m +{format_pp(pp)}" for m, pp in steps.items())
+        rule = f"{metres} m = {format_pp(cost)} PP from a {base} m baseline ({listed})"
     build.add(name, str(metres), cost, rule, table.section)
 
 

@@ -10,6 +10,7 @@ case-, accent- and punctuation-blind. The index is built once from the catalogue
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -52,6 +53,7 @@ BROWSE_ORDER = (
 FIND_CUTOFF = 80.0  # a fuzzy match this good is offered as a guess
 SUGGEST_CUTOFF = 65.0  # autocomplete shows fuzzy matches from here
 HINT_CUTOFF = 55.0  # "did you mean" names matches from here
+ALTERNATIVE_CUTOFF = 70.0  # a guess offers the other fuzzy matches from here
 FUZZY_MIN_LENGTH = 3  # shorter queries only match by prefix or substring
 FUZZY_POOL = 40  # candidates rapidfuzz hands to the re-ranking
 MAX_CHOICES = 25  # Discord's autocomplete (and select option) limit
@@ -95,6 +97,21 @@ class _Index:
     owners: tuple[int, ...]
     exact: dict[KeyKind, dict[str, tuple[int, ...]]]
     browse: tuple[int, ...]
+    sorted_texts: tuple[str, ...]  # for prefix search by bisection
+    sorted_owners: tuple[int, ...]
+    fuzzy_texts: tuple[str, ...]  # names and aliases: headings are matched exactly or by prefix
+    fuzzy_owners: tuple[int, ...]
+
+    def prefixed(self, text: str) -> list[tuple[str, int]]:
+        """Return the (key, owner) pairs whose key starts with the text."""
+        start = bisect_left(self.sorted_texts, text)
+        found = []
+        for at in range(start, len(self.sorted_texts)):
+            key = self.sorted_texts[at]
+            if not key.startswith(text):
+                break
+            found.append((key, self.sorted_owners[at]))
+        return found
 
 
 @dataclass
@@ -147,7 +164,11 @@ class Lookup:
                         f"data/headings.json: {heading.title!r} names unknown entry {ident!r}"
                     )
                 keys.add(heading_keys(heading.title), self._ids[ident], "heading")
-        self._keys = tuple(keys.rows)
+        # A heading that is also a name or alias of the same entry adds nothing to search.
+        named = {(text, owner) for text, owner, kind in keys.rows if kind != "heading"}
+        self._keys = tuple(
+            row for row in keys.rows if row[2] != "heading" or (row[0], row[1]) not in named
+        )
         self._exclusions = exclusions(catalogue)
         self._indexes: dict[frozenset[str] | None, _Index] = {}
         self._index(None)
@@ -195,17 +216,14 @@ class Lookup:
             return Match(raw, "excluded", exclusion=self._exclusions[text])
         if text:
             prefixed = sorted(
-                (len(key), self._rank[owner], owner)
-                for key, owner in zip(index.texts, index.owners, strict=True)
-                if key.startswith(text)
+                (len(key), self._rank[owner], owner) for key, owner in index.prefixed(text)
             )
             if prefixed:
                 owners = list(dict.fromkeys(owner for *_, owner in prefixed))
-                fuzzy = self._fuzzy(text, index, SUGGEST_CUTOFF)
-                return self._answer(raw, "prefix", owners, ordered=True, more=fuzzy)
+                return self._answer(raw, "prefix", owners, ordered=True)
             fuzzy = self._fuzzy(text, index, FIND_CUTOFF)
             if fuzzy:
-                return self._guess(raw, [*fuzzy, *self._fuzzy(text, index, SUGGEST_CUTOFF)])
+                return self._guess(raw, [*fuzzy, *self._fuzzy(text, index, ALTERNATIVE_CUTOFF)])
         raise NotFound(self._not_found(raw, text, index))
 
     def suggest(self, query: str, kind: Kinds = None, limit: int = MAX_CHOICES) -> list[Choice]:
@@ -251,7 +269,6 @@ class Lookup:
         owners: list[int],
         *,
         ordered: bool = False,
-        more: Iterable[int] = (),
     ) -> Match:
         """Answer with the best owner; owners that are not all namesakes make it a guess."""
         if not ordered:
@@ -260,7 +277,7 @@ class Lookup:
         bases = {normalise(self._entries[owner].name) for owner in owners}
         if len(bases) == 1:
             return Match(raw, how, self._entries[best])
-        return self._guess(raw, [*owners, *more])
+        return self._guess(raw, owners)
 
     def _guess(self, raw: str, owners: list[int]) -> Match:
         distinct = list(dict.fromkeys(owners))
@@ -275,13 +292,13 @@ class Lookup:
         if len(text) < FUZZY_MIN_LENGTH:
             return []
         hits = process.extract(
-            text, index.texts, scorer=fuzz.WRatio, limit=FUZZY_POOL, score_cutoff=cutoff
+            text, index.fuzzy_texts, scorer=fuzz.WRatio, limit=FUZZY_POOL, score_cutoff=cutoff
         )
         ranked = []
         for choice, score, position in hits:
             adjusted = _shorter_penalty(text, choice, score) if penalise else score
             if adjusted >= cutoff:
-                owner = index.owners[position]
+                owner = index.fuzzy_owners[position]
                 ranked.append((-adjusted, -fuzz.ratio(text, choice), self._rank[owner], owner))
         ranked.sort()
         return list(dict.fromkeys(owner for *_, owner in ranked))
@@ -304,11 +321,16 @@ class Lookup:
             {owner for _, owner, _ in rows},
             key=lambda i: (BROWSE_ORDER.index(self._kinds[i]), self._names[i].casefold()),
         )
+        ordered = sorted((text, owner) for text, owner, _ in rows)
         index = _Index(
             texts=tuple(row[0] for row in rows),
             owners=tuple(row[1] for row in rows),
             exact={k: {t: tuple(o) for t, o in v.items()} for k, v in exact.items()},
             browse=tuple(browse),
+            sorted_texts=tuple(text for text, _ in ordered),
+            sorted_owners=tuple(owner for _, owner in ordered),
+            fuzzy_texts=tuple(row[0] for row in rows if row[2] != "heading"),
+            fuzzy_owners=tuple(row[1] for row in rows if row[2] != "heading"),
         )
         self._indexes[kinds] = index
         return index

@@ -520,7 +520,6 @@ def design_embed(design: PowerDesign) -> discord.Embed:
         _field(embed, "NOTES", _lines(design.notes))
     verdict = "Conforms to the SRD." if design.conforms else _not_conforming(design)
     _field(embed, "SRD check", verdict)
-    _violations_field(embed, design.violations)
     _footer(embed, 'SRD §8.2 power card; governance per §2, §9–§11; /power name:"Power Card"')
     return _fit(embed)
 

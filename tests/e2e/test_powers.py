@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -371,3 +372,267 @@ async def test_levels_outside_one_to_sixteen_are_refused_by_discord(
     with pytest.raises(UsageError, match="must be between 1 and"):
         await table.user("alice").run(command)
     assert not table.server.interactions
+
+
+# ---------------------------------------------------------------- honest look-ups (issue 19)
+
+
+def menu_values(message: Any) -> list[str]:
+    """Return the option values of the message's one select menu."""
+    (menu,) = message.selects
+    return [option["value"] for option in menu["options"]]
+
+
+async def test_a_heading_finds_its_section_without_guessing(table: SandboxTable) -> None:
+    """/power "Image Size Costs" showed Passive DR Costs, or hedged, instead of the image sizes."""
+    reply = await table.user("alice").run('/power name:"Image Size Costs"')
+    assert reply.embed["title"] == "Table: Image Size"
+    assert reply.content == "" and not reply.message.selects
+    rows = fields(reply)["Size · PP · Notes"]
+    assert "r5     140" in rows  # "Radius 5 m | 140 PP"
+
+
+async def test_a_guess_says_so_and_offers_the_others(table: SandboxTable) -> None:
+    """/power tele showed Teleport as if asked for it, with no way to pick what was meant."""
+    reply = await table.user("alice").run("/power name:tele level:5")
+    assert not reply.ephemeral
+    assert reply.content.startswith(
+        "No exact match for 'tele': showing **Movement: Teleport**, a guess."
+    )
+    assert reply.embed["title"] == "Movement: Teleport"
+    values = menu_values(reply.message)
+    assert "movement:teleport_with_ally" in values and "movement:teleport" not in values
+    assert reply.message.selects[0]["placeholder"] == "Did you mean…"
+
+
+async def test_picking_from_the_guess_shows_that_entry_in_place(table: SandboxTable) -> None:
+    """Picking Teleport with Ally did not replace the guess (at the asked level) in place."""
+    alice = table.user("alice")
+    reply = await alice.run("/power name:tele level:5")
+    picked = await table.user("bob").select(reply.message, ["movement:teleport_with_ally"])
+    assert picked.type == 7 and picked.message is reply.message  # anyone may pick on a look-up
+    assert reply.message.embed["title"] == "Movement: Teleport with Ally"
+    assert "5      4 m" in fields(reply)["Level 5"]  # Teleport with Ally: Level 5 = 4 m
+    assert reply.message.content == "" and not reply.message.selects
+
+
+async def test_a_special_guess_keeps_its_x(table: SandboxTable) -> None:
+    """/special with a guessed name lost its X when another Special was picked."""
+    alice = table.user("alice")
+    reply = await alice.run("/special name:weakn x:3")
+    assert reply.content.startswith("No exact match for 'weakn': showing **Weaken(X)**")
+    assert reply.embed["title"] == "Weaken(3)"
+    assert menu_values(reply.message) == ["special:soulburn"]
+    await alice.select(reply.message, ["special:soulburn"])
+    assert reply.message.embed["title"] == "Soulburn(3)"
+    # Soulburn(3) = Start PP 8 × T(3) = 8 × 6 = 48 (Weaken and Soulburn Pricing)
+    assert fields(reply)["Cost at X = 3"] == "Soulburn(3) = Start PP 8 × T(3) = 8 × 6 = **48 PP**"
+
+
+async def test_paging_a_guess_keeps_its_menu(table: SandboxTable) -> None:
+    """Turning the page of a guessed entry dropped its "did you mean" menu."""
+    alice = table.user("alice")
+    reply = await alice.run('/power name:"Movment Types"')
+    assert reply.content.startswith("No exact match for 'Movment Types'")
+    assert [b["label"] for b in reply.buttons] == ["◀", "▶"]
+    before = menu_values(reply.message)
+    await reply.click("▶")
+    assert menu_values(reply.message) == before
+    assert any(name.endswith("(page 2/2)") for name in fields(reply))
+
+
+async def test_the_guess_menu_works_after_a_restart(tmp_path: Path) -> None:
+    """A "did you mean" menu on a message from before a restart no longer picked anything."""
+    async with LoopbackDiscord() as server:
+        table = SandboxTable(server)
+        alice = table.user("alice")
+        async with running_bot(server, tablehand_bot(server, tmp_path)):
+            reply = await alice.run("/power name:tele")
+        message = reply.message
+        async with running_bot(server, tablehand_bot(server, tmp_path)):
+            await alice.select(message, ["passive:telepathy"])
+            assert message.embed["title"] == "Passive: Telepathy"
+
+
+@pytest.mark.parametrize(
+    ("command", "title"),
+    [
+        ("/power name:Glide", "Excluded by the SRD: Movement: Glide"),
+        ('/power name:"Damage + Critical"', "Excluded by the SRD: Damage + Critical"),
+        ("/power name:Frightened", "Excluded by the SRD: Frightened"),
+        ("/special name:Pounce", "Excluded by the SRD: Pounce"),
+    ],
+)
+async def test_an_excluded_name_says_the_srd_excludes_it(
+    table: SandboxTable, command: str, title: str
+) -> None:
+    """A name the SRD keeps out of the catalogue was answered with a different entry."""
+    reply = await table.user("alice").run(command)
+    assert not reply.ephemeral
+    assert reply.embed["title"] == title
+    assert reply.embed["footer"]["text"].startswith("SRD: ")
+
+
+# ---------------------------------------------------------------- reachable SRD content
+
+
+async def test_the_active_curve_reference(table: SandboxTable) -> None:
+    """The Start PP 8 Active-Curve Reference's Level 12 row (360 PP: X 9, 360, 0) is unreachable."""
+    reply = await table.user("alice").run(
+        '/power name:"Start PP 8 Active-Curve Reference" level:12'
+    )
+    (value,) = (v for name, v in fields(reply).items() if name == "Level 12")
+    assert value.splitlines()[2].split() == ["12", "360", "9", "360", "0"]
+
+
+@pytest.mark.parametrize(
+    ("name", "lines", "total"),
+    [
+        (
+            "Scout Owl",
+            [
+                ("Shared Sight", 2),
+                ("Shared Hearing", 2),
+                ("4 Summon Skill Dice", 2),
+                ("+4 m Movement", 2),
+            ],
+            8,
+        ),
+        (
+            "Skeleton Warband",
+            [
+                ("6 Additional Bodies", 12),
+                ("2 Extra Attacks", 16),
+                ("+2d8 Attack", 2),
+                ("+1d8 Damage", 2),
+            ],
+            32,
+        ),
+    ],
+)
+async def test_summon_examples_come_out_exactly(
+    table: SandboxTable, name: str, lines: list[tuple[str, int]], total: int
+) -> None:
+    """A Summon example's token breakdown is not shown exactly as the SRD's purchase table."""
+    reply = await table.user("alice").run(f'/power name:"{name}"')
+    assert reply.embed["title"] == f"Example: {name}"
+    rows = fields(reply)["Purchase · Cost"].strip("`\n").splitlines()[1:]
+    parsed = [re.split(r"\s{2,}", row.strip()) for row in rows]
+    assert parsed == [[label, f"{tokens} Tokens"] for label, tokens in lines] + [
+        ["Total", f"{total} of {total} Tokens"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("components", "total", "lines"),
+    [
+        (
+            "wall:6x2x0.5 los",
+            40,
+            [
+                "`wall placement` **10 PP**",
+                "`wall length` **10 PP**",
+                "`los` **5 PP**",
+                "`wall duration` **15 PP**",
+            ],
+        ),
+        (
+            "wall:8x4x1 los resilience",
+            70,
+            [
+                "`wall placement` **10 PP**",
+                "`wall length` **15 PP**",
+                "`wall height` **3 PP**",
+                "`wall thickness` **2 PP**",
+                "`los` **5 PP**",
+                "`wall duration` **15 PP**",
+                "`resilience` **20 PP**",
+            ],
+        ),
+    ],
+)
+async def test_the_wall_examples_are_priced_by_pp_price(
+    table: SandboxTable, components: str, total: int, lines: list[str]
+) -> None:
+    """Bark Barricade (40 PP) or Stone Rampart (70 PP) does not come out of /pp price exactly."""
+    reply = await table.user("alice").run("/pp price", components=components)
+    assert reply.embed["title"] == f"Build: {total} PP"
+    shown = [line.split(" — ")[0] for line in fields(reply)["Components"].splitlines()]
+    assert shown == lines
+
+
+async def test_a_build_names_the_rules_it_breaks(table: SandboxTable) -> None:
+    """A Passive-only part on an Active was priced without the SRD's reason."""
+    reply = await table.user("alice").run(
+        "/pp price", components="special_aura:3", type="active", level=4
+    )
+    broken = fields(reply)["SRD rules broken"]
+    assert broken.startswith(
+        "**Passive Special Aura** — special\\_aura belongs to Passive, not Active"
+    )
+
+
+# ---------------------------------------------------------------- /pp design
+
+
+async def test_pp_design_answers_with_the_power_card(table: SandboxTable) -> None:
+    """/pp design did not answer with the title, flavour, power table and PP arithmetic."""
+    reply = await table.user("alice").run(
+        "/pp design",
+        name="Firebolt",
+        type="active",
+        components="damage:2d8 range:16 ruin:2",
+        level=3,
+        tags="Spell",
+        flavour="A bolt of living flame.",
+    )
+    assert not reply.ephemeral
+    embed = reply.embed
+    assert embed["title"] == "Firebolt (Active, Spell)"
+    assert embed["description"].splitlines()[0] == "*A bolt of living flame.*"
+    assert "**L3** · Active · 16 m · — · Instant · **Ruin(2)** · 2d8 damage" in embed["description"]
+    shown = fields(reply)
+    assert shown["CALCULATION"] == (
+        "L3 → damage:2d8 30 + range:16 10 + ruin:2 12 = 52 PP of 90 (under curve, 38 PP unused)"
+    )
+    assert shown["SRD check"] == "Conforms to the SRD."
+
+
+async def test_pp_design_names_each_violation_with_an_alternative(table: SandboxTable) -> None:
+    """A design breaking the SRD was not told which rules and what would conform."""
+    reply = await table.user("alice").run(
+        "/pp design",
+        name="Storm Step",
+        type="teleport",
+        components="L2 damage:2d8 L6 damage:2d8",
+        tags="Spell",
+    )
+    shown = fields(reply)
+    assert shown["SRD check"] == "Does not conform: breaks 2 SRD rules."
+    assert "// SRD: Movement Restrictions — damage: Movement Powers may not grant" in shown["NOTES"]
+    assert (
+        "// SRD: §8.7 Validation Rule; Tag: Spell — Spell is used only on Actives" in shown["NOTES"]
+    )
+    assert "Instead: " in shown["NOTES"]
+    assert "L2 → 2 m (the SRD's progression)" in shown["CALCULATION"]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"name": "X", "type": "active", "components": "damage:1d8"},
+            "Give the level, or write each level's parts",
+        ),
+        ({"name": "X", "type": "spell", "level": 2}, "Unknown power type 'spell'."),
+        (
+            {"name": "X", "type": "active", "components": "fireball:2", "level": 2},
+            "Unknown component 'fireball'.",
+        ),
+    ],
+)
+async def test_bad_designs_get_one_ephemeral_line(
+    table: SandboxTable, options: dict[str, Any], message: str
+) -> None:
+    """A bad /pp design was not refused in one clear ephemeral line."""
+    assert_one_line_error(await table.user("alice").run("/pp design", **options), message)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.catalogue.lookup import MAX_CHOICE_LENGTH, MAX_CHOICES, Lookup, normalise
-from bot.catalogue.models import load_catalogue
+from bot.catalogue.models import CatalogueError, Heading, load_catalogue
+from bot.catalogue.shapes import KIND_LABELS
+from bot.catalogue.srd_source import SrdText
 from bot.catalogue.views import all_entries, display_name, entry_id
 from bot.errors import BadInput, NotFound
 
@@ -179,3 +183,149 @@ def test_find_returns_or_raises_a_user_error(query: str) -> None:
 def test_normalise(text: str, folded: str) -> None:
     """Names are not folded case-, accent- and punctuation-blind."""
     assert normalise(text) == folded
+
+
+# ---------------------------------------------------------------- honest answers (issue 19)
+
+HEADINGS = load_catalogue().headings.headings
+
+
+@pytest.mark.parametrize(
+    ("query", "how", "expected"),
+    [
+        ("movement:teleport", "id", "movement:teleport"),
+        ("Teleport", "exact", "movement:teleport"),
+        ("Teleportation", "alias", "movement:teleport"),
+        ("Image Size Costs", "heading", "table:image_size"),  # was Passive DR Costs
+        ("10.17", "heading", "table:push_pull_control"),
+        ("Deine Rolle", "heading", "rule:design_workflow"),  # "0.1 Deine Rolle" without its number
+        ("Summon Skills", "exact", "rule:summon_skills"),  # was Summon Power Level Cap
+        ("Start PP 8 Active-Curve Reference", "exact", "table:active_curve_reference"),
+        ("lacerat", "prefix", "special:lacerate"),
+        ("tele", "guess", "movement:teleport"),  # Teleport with Ally and Telepathy also start so
+        ("teleprot", "guess", "movement:teleport"),  # a typo is a guess, never a silent answer
+        ("Design Rule", "guess", "rule:level_structure"),  # the SRD has three "Design Rule"s
+        ("armor", "exact", "active_buff:armor"),  # namesakes: see also Reaction/Passive: Armor
+    ],
+)
+def test_match_says_how_sure_it_is(lookup: Lookup, query: str, how: str, expected: str) -> None:
+    """A look-up answers without saying whether it matched for sure or guessed."""
+    found = lookup.match(query)
+    assert (found.how, entry_id(found.entry)) == (how, expected)
+    assert found.guessed is (how == "guess")
+
+
+def test_a_guess_offers_its_alternatives(lookup: Lookup) -> None:
+    """An ambiguous prefix shows one entry without offering the others it passed over."""
+    found = lookup.match("tele")
+    offered = {entry_id(e) for e in found.alternatives}
+    assert {"movement:teleport_with_ally", "passive:telepathy"} <= offered
+    assert entry_id(found.entry) not in offered
+    assert len(found.alternatives) == len(offered) <= 24
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("Glide", "Movement: Glide"),  # §9.4 / Movement Catalogue — Approved Core Entries
+        ("Movement: Glide", "Movement: Glide"),
+        ("Damage + Critical", "Damage + Critical"),  # §9.1
+        ("Ally Reposition", "Ally Reposition"),  # §9.2
+        ("Passive: Attack", "Attack"),  # §9.3 Removed Generic Categories
+        ("Awareness Passive", "Awareness Passive"),  # Combat Senses
+        ("Frightened", "Frightened"),  # §10.23
+        ("Power Lock", "Silence"),
+        ("Pounce", "Pounce"),  # §11.14 / §11.15
+        ("Saving Throw", "Saving Throw"),  # §11.15
+    ],
+)
+def test_an_excluded_name_says_the_srd_excludes_it(lookup: Lookup, query: str, name: str) -> None:
+    """A name the SRD keeps out of the catalogue is answered with some other entry."""
+    found = lookup.match(query)
+    assert found.how == "excluded" and found.entry is None
+    assert found.exclusion is not None and found.exclusion.name == name
+    with pytest.raises(NotFound, match=r"^The SRD excludes "):
+        lookup.find(query)
+
+
+@pytest.mark.parametrize("listing", load_catalogue().entries.lists, ids=lambda li: li.kind)
+def test_every_forbidden_entry_of_a_list_is_excluded(lookup: Lookup, listing: object) -> None:
+    """A §9 list's 'not part of the catalogue' name finds an entry instead of its exclusion."""
+    label = KIND_LABELS[listing.kind]
+    for name in listing.forbidden:
+        plain = name.removeprefix(f"{label}: ")
+        assert lookup.match(f"{label} {plain}").how == "excluded", name
+
+
+@pytest.mark.parametrize(
+    ("query", "not_this"),
+    [
+        ("Immobilized", "special:root"),
+        ("Klettern", "movement:wall_walk"),
+        ("Bleed", "special:lacerate"),
+    ],
+)
+def test_aliases_the_srd_treats_as_other_things_are_gone(
+    lookup: Lookup, query: str, not_this: str
+) -> None:
+    """Immobilized still finds Root, or Climbing Wall Walk, though the SRD tells them apart."""
+    try:
+        found = lookup.match(query)
+    except NotFound:
+        return
+    assert found.how == "guess" or entry_id(found.entry) != not_this
+
+
+def test_climbing_is_a_summon_movement_mode(lookup: Lookup) -> None:
+    """Climbing (a Summon's Movement Mode, §11.14) is taken for Movement: Wall Walk."""
+    for mode in ("Climbing", "Flying", "Swimming", "Walking"):
+        assert entry_id(lookup.find(mode)) == "rule:summon_movement_mode"
+
+
+def _heading_texts() -> list[str]:
+    """Every heading of the SRD, as written after its #s (inline ##### headings included)."""
+    text = SrdText.load().text
+    found = [m.group(1) for m in re.finditer(r"^#{1,6} (.+)$", text, flags=re.MULTILINE)]
+    found += [m.group(1) for m in re.finditer(r"(?<=[^\n#]) #{2,6} ([^\n]+)", text)]
+    return [heading.replace("*", "").strip() for heading in found]
+
+
+def test_every_srd_heading_is_in_headings_json() -> None:
+    """An SRD heading has no entry in data/headings.json, so nothing shows its section."""
+    titles = sorted((h.title for h in HEADINGS), key=len, reverse=True)
+    excluded = [e.name for e in load_catalogue().entries.exclusions]
+    missing = [
+        text[:60]
+        for text in _heading_texts()
+        if not any(text.startswith(title) for title in [*titles, *excluded])
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("heading", HEADINGS, ids=lambda h: h.title[:40])
+def test_every_heading_finds_its_section_or_says_it_guessed(
+    lookup: Lookup, heading: object
+) -> None:
+    """An SRD heading typed as a name shows another section without saying it guessed."""
+    found = lookup.match(heading.title)
+    assert found.entry is not None
+    shown = [entry_id(found.entry), *(entry_id(e) for e in found.alternatives)]
+    if found.guessed:
+        assert set(heading.entries) <= set(shown)
+    else:
+        assert entry_id(found.entry) in heading.entries or (
+            found.how in ("exact", "alias") and normalise(heading.title) in _names(found.entry)
+        )
+
+
+def _names(entry: object) -> set[str]:
+    return {normalise(n) for n in (display_name(entry), entry.name, *entry.aliases)}
+
+
+def test_a_heading_naming_an_unknown_entry_stops_start_up(catalogue: object) -> None:
+    """data/headings.json may point at an entry that does not exist."""
+    bad = catalogue.headings.model_copy(
+        update={"headings": (Heading(title="Nowhere", entries=("rule:nowhere",)),)}
+    )
+    with pytest.raises(CatalogueError, match="'Nowhere' names unknown entry 'rule:nowhere'"):
+        Lookup(catalogue.model_copy(update={"headings": bad}))

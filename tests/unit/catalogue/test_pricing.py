@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -24,6 +26,7 @@ from bot.errors import BadInput
 from tests.unit.catalogue import srd
 
 CATALOGUE = load_catalogue()  # for Hypothesis, which cannot take function-scoped fixtures
+CURVED = ("active", "active_buff", "reaction", "passive")
 
 # GAME.md §8 and the SRD: components → total PP
 FORMULAS = [
@@ -434,3 +437,258 @@ def test_pricing_against_a_movement_type_is_refused(catalogue: Catalogue) -> Non
 def test_price_accepts_loose_type_names(catalogue: Catalogue) -> None:
     """`/pp price` does not accept 'Active Buff' as the type."""
     assert price(catalogue, "armor:5", "Active Buff", 1).check.verdict == "on_curve"
+
+
+# ---------------------------------------------------------------- SRD pricing fixes (issue 19)
+
+
+@pytest.mark.parametrize(
+    ("type_key", "pp"),
+    [("passive", 20), ("active", 40), ("active_buff", 40), ("reaction", 40), (None, 40)],
+)
+def test_temporary_hp_is_priced_by_when_it_comes(
+    catalogue: Catalogue, type_key: str | None, pp: int
+) -> None:
+    """Temporary HP ignores the SRD's context: 10 at Start of Combat = 20 PP (a Passive's
+    buffer), 4 PP per HP when granted or refreshed during combat (everything else)."""
+    breakdown = price(catalogue, "temp_hp:10", type_key, 1 if type_key else None)
+    assert breakdown.total_pp == pp
+    assert ("at start of combat" in breakdown.components[0].rule) is (type_key == "passive")
+
+
+def test_refreshing_temporary_hp_is_four_pp_on_every_type(catalogue: Catalogue) -> None:
+    """'gain 5 Temporary HP at the start of your turn = 20 PP' is not priced so on each type."""
+    for type_key in CURVED:
+        assert price(catalogue, "refresh_hp:5", type_key, 1).total_pp == 20
+
+
+def test_a_charged_build_without_a_type_skips_passives_and_uses_charged_targets(
+    catalogue: Catalogue,
+) -> None:
+    """A Charged build offers a Passive fit, or is measured against uncharged targets."""
+    breakdown = price(catalogue, "armor:8 charged")  # 8 × 7.5 = 60 PP
+    assert "passive" not in {fit.type for fit in breakdown.fits}
+    active = next(fit for fit in breakdown.fits if fit.type == "active")
+    assert (active.level, active.target_pp) == (2, 70)  # 60 + 10 Charged
+
+
+def test_a_lasting_radius_is_not_an_instant_attack_aoe(catalogue: Catalogue) -> None:
+    """A radius that lasts for rounds is priced on the Instant Attack AoE table (2 m = 20)."""
+    instant = price(catalogue, "radius:2", "active", 2)
+    lasting = price(catalogue, "radius:2 rounds:2", "active", 2)
+    assert instant.components[0].cost_pp == 20  # Instant Attack AoE Pricing
+    radius = next(c for c in lasting.components if c.name == "radius")
+    assert radius.cost_pp == 10  # 4) AoE (Radius): 2 m = 10 PP
+    assert "AoE Radius" in radius.rule
+
+
+@pytest.mark.parametrize(("metres", "pp"), [(12, 0), (16, 5), (20, 10), (24, 15)])
+def test_range_from_a_twelve_metre_baseline(catalogue: Catalogue, metres: int, pp: int) -> None:
+    """'If a Power starts at 12 m baseline, treat 12 m as +0, then 16/20/24 m as +5/+10/+15 PP.'"""
+    breakdown = price(catalogue, f"range:{metres} range_base:12")
+    assert breakdown.total_pp == pp
+    assert "12 m baseline" in breakdown.components[0].rule
+
+
+@pytest.mark.parametrize(
+    ("components", "message"),
+    [
+        (
+            "range:8 range_base:12",
+            "range from a 12 m baseline must be one of 12 m, 16 m, 20 m, 24 m; not 8.",
+        ),
+        (
+            "range:28 range_base:12",
+            "range from a 12 m baseline must be one of 12 m, 16 m, 20 m, 24 m; not 28.",
+        ),
+        ("range:16 range_base:10", "range_base must be 8 or 12 m, not 10 m."),
+        ("range_base:12 damage:1d8", "range_base sets the baseline of a range"),
+    ],
+)
+def test_bad_range_baselines(catalogue: Catalogue, components: str, message: str) -> None:
+    """A range below its baseline, past the SRD's steps or from another baseline is priced."""
+    with pytest.raises(BadInput, match=re.escape(message)):
+        price(catalogue, components)
+
+
+@pytest.mark.parametrize(
+    ("key", "x", "pp"), [("ruin", 11, 264), ("weaken", 12, 624), ("push", 40, 80)]
+)
+def test_no_cap_of_ten_where_the_srd_states_none(
+    catalogue: Catalogue, key: str, x: int, pp: int
+) -> None:
+    """A Special is capped at X 10 (or Push at 32 m) though the SRD gives no cap."""
+    assert special_cost(catalogue.special(key), x).cost_pp == pp
+
+
+def test_the_caps_the_srd_does_state(catalogue: Catalogue) -> None:
+    """Root's minimum of 2 (§11.12) or Counter Push's 8 m cap was lost."""
+    assert catalogue.special("root").min_x == 2
+    assert catalogue.rate("counter_push_2m").cap == 8
+
+
+@pytest.mark.parametrize(
+    ("components", "type_key", "rule"),
+    [
+        ("special_aura:3", "active", "Passive Special Aura"),
+        ("aura:3 armor:1", "active_buff", "Aura Passives"),
+        ("counter:1d8", "active", "Counter Effect Rules"),
+        ("autofire:1 armor:2", "active_buff", "Multi-Target Attack Structures"),
+        ("damage:1d8", "reaction", "Reaction Governance"),
+        ("ruin:2 armor:1", "active_buff", "Active Buff Special Rules"),
+        ("ruin:2", "passive", "Passive Restrictions and Explicit Exceptions"),
+        ("slow:1 evade:1", "reaction", "Reaction Governance"),
+        (
+            "armor:2 damage:1d8",
+            "active_buff",
+            "Active Buff Governance — Canonical Catalogue Decisions",
+        ),
+        (
+            "armor:1 evade:1 temp_hp:2",
+            "active_buff",
+            "Active Buff Governance — Canonical Catalogue Decisions",
+        ),
+        ("armor:1 counter:1d8", "reaction", "§9.2 Reaction Catalogue"),
+        ("armor:1 evade:1 damage:1d6", "passive", "Combined Passives; Two-Axis Rule"),
+        ("special_aura:2 armor:1", "passive", "Combined Passives"),
+        ("damage:1d8 ruin:1 slow:1 lacerate:1", "active", "Special Limit Per Power (Level)"),
+        ("stunned weaken:1", "active", "§10.18 Hard Control / Stunned Governance"),
+        ("prone", "active", "§10.16 Fixed Control Add-ons"),
+        ("critical damage:1d8", "active", "Critical Restriction"),
+        ("wall:6x2x0.5", "active_buff", "§10.1 Active Template Families"),
+    ],
+)
+def test_components_are_checked_against_the_power_type(
+    catalogue: Catalogue, components: str, type_key: str, rule: str
+) -> None:
+    """A component the power type may not use is priced without naming the SRD rule it breaks."""
+    breakdown = price(catalogue, components, type_key, 4)
+    assert rule in [v.rule for v in breakdown.violations]
+    assert all(v.reason and v.alternative for v in breakdown.violations)
+
+
+@pytest.mark.parametrize(
+    ("components", "type_key"),
+    [
+        ("armor:2 temp_hp:4", "active_buff"),  # approved: Armor + Temporary HP
+        ("evade:2 refresh_hp:4", "active_buff"),
+        ("refresh_hp:4 regen:2", "active_buff"),
+        ("armor:2 evade:2", "active_buff"),
+        ("damage:2d8 penetration:2", "active_buff"),
+        ("armor:2 temp_hp:4", "reaction"),
+        ("counter:1d8 counter_push:2", "reaction"),
+        ("armor:1 temp_hp:5", "passive"),
+        ("conditional armor:2 evade:2", "passive"),
+        ("damage:2d8 range:16 radius:3 ruin:2 penetration:2 autofire:1 charged", "active"),
+        ("stunned damage:1d8", "active"),
+        ("prone damage:2d8", "active"),
+    ],
+)
+def test_conforming_builds_break_nothing(
+    catalogue: Catalogue, components: str, type_key: str
+) -> None:
+    """An SRD-approved build (one of §9's combinations, one Special and a rider) is flagged."""
+    assert price(catalogue, components, type_key, 8).violations == ()
+
+
+@pytest.mark.parametrize(
+    ("total", "type_key", "level", "capstone", "verdict", "decided"),
+    [
+        (
+            500,
+            "active",
+            16,
+            False,
+            "over",
+            "§10.3 decides: more than ±5 PP over the target, although +4.2 % is inside §0.2's ±10 % design band.",
+        ),
+        (
+            34,
+            "active",
+            1,
+            False,
+            "on_curve",
+            "§10.3 decides: within ±5 PP is on curve, although +13.3 % is outside §0.2's ±10 % design band.",
+        ),
+        (
+            460,
+            "active",
+            16,
+            False,
+            "under",
+            "§10.3 decides: more than ±5 PP under the target, although −4.2 % is inside §0.2's ±10 % design band.",
+        ),
+        (
+            69,
+            "active",
+            2,
+            True,
+            "capstone",
+            "§6 and §0.2 decide: a capstone may sit above the curve within the ±15 % capstone band.",
+        ),
+        (75, "active", 2, False, "over", None),  # +15 PP and +25 %: both say over
+        (60, "active", 2, False, "on_curve", None),
+    ],
+)
+def test_one_verdict_names_the_deciding_rule(
+    catalogue: Catalogue,
+    total: float,
+    type_key: str,
+    level: int,
+    capstone: bool,
+    verdict: str,
+    decided: str | None,
+) -> None:
+    """When ±5 PP (§10.3) and ±10 % (§0.2) disagree there is no one verdict naming its rule."""
+    check = judge(catalogue, total, type_key, level, capstone=capstone)
+    assert (check.verdict, check.decided_by) == (verdict, decided)
+
+
+@pytest.mark.parametrize(
+    ("components", "total", "lines"),
+    [
+        # "Placement 10 + Length (2 steps × 5 = 10) + LoS 5 + Duration 15 = 40 PP"
+        (
+            "wall:6x2x0.5 los",
+            40,
+            [("wall placement", 10), ("wall length", 10), ("los", 5), ("wall duration", 15)],
+        ),
+        # "Placement 10 + Length 15 + Height 3 + Thickness 2 + LoS 5 + Duration 15
+        #  + Resilience (5 × 4 segments = 20) = 70 PP"
+        (
+            "wall:8x4x1 los resilience",
+            70,
+            [
+                ("wall placement", 10),
+                ("wall length", 15),
+                ("wall height", 3),
+                ("wall thickness", 2),
+                ("los", 5),
+                ("wall duration", 15),
+                ("resilience", 20),
+            ],
+        ),
+    ],
+)
+def test_the_wall_examples_come_out_of_pp_price(
+    catalogue: Catalogue, components: str, total: int, lines: list[tuple[str, int]]
+) -> None:
+    """Bark Barricade (40 PP) or Stone Rampart (70 PP) is not priced exactly by its components."""
+    breakdown = price(catalogue, components)
+    assert [(c.name, c.cost_pp) for c in breakdown.components] == lines
+    assert breakdown.total_pp == total
+
+
+@pytest.mark.parametrize(
+    ("components", "message"),
+    [
+        ("los", "los describes a wall"),
+        ("wall:6x2", "wall takes its size in metres as LENGTHxHEIGHTxTHICKNESS"),
+        ("wall:0x2x1", "must be above 0"),
+        ("wall:6x2x0.5 barrier:20", "A wall is priced as a terrain construct"),
+    ],
+)
+def test_bad_walls(catalogue: Catalogue, components: str, message: str) -> None:
+    """A malformed wall is priced instead of refused in one line."""
+    with pytest.raises(BadInput, match=re.escape(message)):
+        price(catalogue, components)

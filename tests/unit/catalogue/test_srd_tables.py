@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import math
+import re
+import shutil
+from pathlib import Path
 
 import pytest
 
-from bot.catalogue.models import Catalogue
+from bot.catalogue.lookup import Lookup
+from bot.catalogue.models import DATA_DIR, Catalogue, CatalogueError, load_catalogue
 from bot.catalogue.pricing import (
     axis_value,
     costed_progression,
@@ -27,6 +32,8 @@ from bot.catalogue.pricing import (
     summon_power_level_cap,
     wall_cost,
 )
+from bot.catalogue.srd_source import SrdText
+from bot.catalogue.views import entry_view
 from tests.unit.catalogue import srd
 
 CELLS = [(x, start) for x in srd.DIMINISHING_LOOKUP for start in srd.DIMINISHING_START_PP]
@@ -385,3 +392,133 @@ def test_spell_tiers(catalogue: Catalogue, levels: tuple[int, int], tier: tuple[
         view = spell_tier(catalogue, level)
         assert (view.tier, view.base_tn) == tier
         assert view.mental_tn == tier[1] + 4
+
+
+# ---------------------------------------------------------------- reachable as entries (issue 19)
+
+
+def _view(lookup: Lookup, catalogue: Catalogue, query: str, level: int | None = None) -> object:
+    found = lookup.match(query)
+    assert not found.guessed, query
+    return entry_view(catalogue, found.entry, level)
+
+
+def test_the_active_curve_reference_is_an_entry(lookup: Lookup, catalogue: Catalogue) -> None:
+    """The Start PP 8 Active-Curve Reference is not shown row by row as the SRD prints it."""
+    view = _view(lookup, catalogue, "Start PP 8 Active-Curve Reference")
+    rows = [(int(r.label), *(int(c) for c in r.cells)) for r in view.table.rows]
+    assert tuple(tuple(row) for row in rows) == srd.ACTIVE_CURVE_REFERENCE
+
+
+@pytest.mark.parametrize(
+    ("name", "quoted", "total"),
+    [("Bark Barricade", srd.BARK_BARRICADE, 40), ("Stone Rampart", srd.STONE_RAMPART, 70)],
+)
+def test_wall_examples_are_entries(
+    lookup: Lookup, catalogue: Catalogue, name: str, quoted: tuple, total: int
+) -> None:
+    """A wall worked example is not an entry whose table is the SRD's calculation line."""
+    view = _view(lookup, catalogue, name)
+    rows = [(r.label, float(r.cells[0])) for r in view.table.rows]
+    assert rows == [*quoted, ("Total", total)]
+    assert any("/pp price components:" in point for point in view.points)
+
+
+@pytest.mark.parametrize("key", list(srd.SUMMONS))
+def test_summon_examples_are_entries(lookup: Lookup, catalogue: Catalogue, key: str) -> None:
+    """A Summon example's token breakdown is not shown as the SRD's purchase table."""
+    view = _view(lookup, catalogue, f"example:{key}")
+    quoted = srd.SUMMONS[key]
+    rows = [(r.label, r.cells[0]) for r in view.table.rows]
+    expected = [(label, f"{tokens} Tokens") for label, tokens in quoted["lines"]]
+    total = quoted["total"]
+    assert rows == [*expected, ("Total", f"{total} of {total} Tokens")]
+    finished = view.points[0]
+    for field, value in quoted["finished"].items():
+        shown = {"hp": f"{value} HP", "armor": f"Armor {value}", "evade": f"Evade {value}"}.get(
+            field, str(value)
+        )
+        assert shown in finished, field
+
+
+def test_the_reaction_triggers_are_defined(lookup: Lookup, catalogue: Catalogue) -> None:
+    """The Standard Trigger Catalogue shows names without what each Trigger means."""
+    view = _view(lookup, catalogue, "Standard Trigger Catalogue")
+    triggers = {row.label: row.cells[0] for row in view.table.rows}
+    assert len(triggers) == 9
+    assert "once per creature per round" in triggers["Threat Zone Movement Trigger"]
+    assert triggers["Hit Trigger"] == "An attack hits you."
+
+
+@pytest.mark.parametrize("listing", load_catalogue().entries.lists, ids=lambda li: li.kind)
+def test_the_catalogue_lists_show_what_they_exclude(
+    lookup: Lookup, catalogue: Catalogue, listing: object
+) -> None:
+    """A §9 catalogue list is not shown with its groups and its 'not part of the catalogue' list."""
+    view = _view(lookup, catalogue, listing.name)
+    labels = [row.label for row in view.table.rows]
+    assert labels[: len(listing.groups)] == [group.name for group in listing.groups]
+    if listing.forbidden:
+        assert labels[-1] == "Not part of the catalogue"
+        assert view.table.rows[-1].cells[0] == "; ".join(listing.forbidden)
+
+
+def test_the_validation_checklist_is_complete(lookup: Lookup, catalogue: Catalogue) -> None:
+    """§11.15's checklist is shown shortened instead of item by item."""
+    text = SrdText.load().line("### 11.15 Final Agent Validation")
+    items = [item for item in text.split(" - ")[1:] if item.strip()]
+    view = _view(lookup, catalogue, "11.15 Final Agent Validation")
+    assert len(view.points) == len(items) == 24
+    for item, point in zip(items, view.points, strict=True):
+        assert numbers_in(item) == numbers_in(point), point
+
+
+def numbers_in(text: str) -> list[str]:
+    return re.findall(r"\d+", text)
+
+
+@pytest.mark.parametrize(
+    ("query", "section"),
+    [
+        ("Dice Model", "§1 Dice Model"),
+        ("Duration Raises", "Duration Raises"),
+        ("Round Structure", "Round Structure"),
+        ("Combat Senses", "Combat Senses and the Sense Slot"),
+        ("Allowed Passive Categories", "Allowed Passive Categories"),
+        ("Passive Restrictions and Explicit Exceptions", "Passive Restrictions"),
+        ("Movement Pricing Philosophy", "Movement Pricing Philosophy"),
+        ("Movement Timing", "Movement Timing"),
+        ("Progressive Continuity", "Progressive Continuity"),
+        ("Attribute Modification Powers", "Attribute Modification Powers"),
+        ("Mental and Spiritual Effects", "Mental and Spiritual Effects"),
+        ("Design Summary", "Design Summary"),
+        ("Tree Structure", "§6 Tree Design Guidelines"),
+        ("Spell List Design Guide", "§7 Spell List Design Guide"),
+        ("Summon Skills", "Summon Skills"),
+        ("Shared Senses", "Shared Senses"),
+        ("Power Action Economy", "Power Action Economy"),
+        ("Summon Specials", "Summon Specials"),
+        ("Bond Ritual and Destroyed Bodies", "Bond Ritual"),
+    ],
+)
+def test_the_missing_sections_are_reachable(
+    lookup: Lookup, catalogue: Catalogue, query: str, section: str
+) -> None:
+    """A section the issue found unreachable has no entry a look-up of its heading shows."""
+    view = _view(lookup, catalogue, query)
+    assert section in view.section
+    assert view.points
+
+
+def test_tags_are_the_srds_only(catalogue: Catalogue, tmp_path: Path) -> None:
+    """An entry shows a bot-internal label ('Closed subsystem') as an SRD Tag."""
+    shown = {tag for entry in catalogue.entries.entries for tag in entry.tags}
+    assert shown <= {"Spell", "Charged", "One-Time-Use"}
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    path = data / "catalogue.json"
+    raw = json.loads(path.read_text("utf-8"))
+    raw["entries"][0]["tags"] = ["Closed subsystem"]
+    path.write_text(json.dumps(raw), "utf-8")
+    with pytest.raises(CatalogueError, match=r"data/catalogue.json: entries\.0\.tags\.0"):
+        load_catalogue(data)

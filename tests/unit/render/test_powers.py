@@ -17,12 +17,16 @@ from bot.catalogue import (
     price,
     special_cost,
 )
+from bot.catalogue.design import design_power
 from bot.catalogue.models import Special
 from bot.catalogue.pricing import CURVED_TYPES, curve_target
 from bot.catalogue.views import LevelTableView, TableRow, all_entries, entry_id
 from bot.render.powers import (
     curve_embed,
+    design_embed,
     entry_page,
+    excluded_embed,
+    guess_line,
     movement_embed,
     price_embed,
     signed_pct,
@@ -171,3 +175,80 @@ def test_price_verdicts(
     embed = price_embed(price(CATALOGUE, components, type_key, level))
     assert_within_limits(embed)
     assert verdict in (embed.description or "")
+
+
+# ---------------------------------------------------------------- guesses, exclusions, designs
+
+
+def test_a_guess_line_escapes_and_shortens_what_was_typed() -> None:
+    """The typed name is echoed unescaped or at any length in the guess line."""
+    line = guess_line("**bold** " + "x" * 200, "Movement: Teleport", 3)
+    assert line.startswith("No exact match for '\\*\\*bold\\*\\* ")
+    assert "showing **Movement: Teleport**, a guess. Pick one of 3 others below" in line
+    assert len(line) < 250
+    assert "Pick one" not in guess_line("ruinn", "Ruin(X)", 0)
+
+
+@pytest.mark.parametrize(
+    "query", ["Glide", "Passive: Attack", "Saving Throw", "Mastery System – Power & Spell SRD"]
+)
+def test_an_excluded_name_has_its_own_answer(query: str) -> None:
+    """An excluded name is not answered with why the SRD (or Tablehand) leaves it out."""
+    found = LOOKUP.match(query)
+    embed = excluded_embed(query, found.exclusion)
+    assert_within_limits(embed)
+    assert embed.title.startswith(("Excluded by the SRD: ", "Not in Tablehand's catalogue: "))
+    assert embed.footer.text.startswith("SRD: ")
+
+
+def test_a_design_card_fits_an_embed_at_sixteen_levels() -> None:
+    """A design of sixteen levels with many broken rules breaks an embed limit."""
+    levels = " ".join(f"L{lv} damage:{lv}d8 ruin:{lv} slow:{lv} push:{lv}" for lv in range(1, 17))
+    card = design_power(CATALOGUE, "Everything", "active_buff", levels, None, "Spell, Fire", "!")
+    embed = design_embed(card)
+    assert_within_limits(embed)
+    assert embed.title == "Everything (Active Buff, Spell, Fire)"
+    assert {field.name for field in embed.fields} >= {
+        "BASELINES",
+        "CALCULATION",
+        "NOTES",
+        "SRD check",
+    }
+    assert embed.fields[-1].value.startswith("Does not conform: breaks")
+
+
+def test_a_conforming_design_card() -> None:
+    """A conforming design's card lacks its flavour, power table row or verdict."""
+    card = design_power(
+        CATALOGUE, "Firebolt", "active", "damage:2d8 range:16 ruin:2", 3, "Spell", "Flame."
+    )
+    embed = design_embed(card)
+    assert embed.description.splitlines() == [
+        "*Flame.*",
+        "",
+        "Level · Type · Range · AoE · Duration · Special · Effect",
+        "**L3** · Active · 16 m · — · Instant · **Ruin(2)** · 2d8 damage",
+    ]
+    assert embed.fields[-1].value == "Conforms to the SRD."
+
+
+def test_a_priced_build_lists_the_rules_it_breaks() -> None:
+    """A build that breaks an SRD rule is priced without naming the rule and an alternative."""
+    embed = price_embed(price(CATALOGUE, "special_aura:3", "active", 5))
+    assert_within_limits(embed)
+    broken = next(f.value for f in embed.fields if f.name == "SRD rules broken")
+    assert broken.startswith(
+        "**Passive Special Aura** — special\\_aura belongs to Passive, not Active"
+    )
+    assert "Instead: make it a Passive" in broken
+    assert "**Breaks 1 SRD rule** (below)." in embed.description
+
+
+def test_a_disagreeing_band_names_the_deciding_rule() -> None:
+    """±5 PP and ±10 % disagreeing give two verdicts instead of one naming its rule."""
+    embed = price_embed(price(CATALOGUE, "damage:2d8 push:2", "active", 1))  # 34 of 30: +13.3 %
+    lines = embed.description.splitlines()
+    assert lines[0] == "**On curve** for Active Level 1: 34 PP against 30 PP (+13.3 %)."
+    assert lines[1] == (
+        "§10.3 decides: within ±5 PP is on curve, although +13.3 % is outside §0.2's ±10 % design band."
+    )

@@ -69,3 +69,46 @@ def test_a_required_option_after_an_optional_one_is_refused() -> None:
         ],
     }
     assert check_commands([command])["code"] == 50035
+
+
+def _select(**fields: object) -> dict:
+    options = [{"label": f"o{i}", "value": f"v{i}"} for i in range(3)]
+    return {"type": 3, "custom_id": "menu", "options": options} | fields
+
+
+def _row_errors(body: dict) -> dict:
+    return body["errors"]["components"]["0"]["components"]["0"]
+
+
+def test_a_select_menu_within_limits_passes() -> None:
+    """A select menu with three options alone in its row is refused."""
+    payload = {"content": "x", "components": [{"type": 1, "components": [_select()]}]}
+    assert check_message(payload, creating=True) is None
+
+
+def test_a_select_shares_no_row() -> None:
+    """A select menu beside a button in one row is accepted, which Discord refuses."""
+    button = {"type": 2, "style": 1, "label": "b", "custom_id": "b"}
+    payload = {"components": [{"type": 1, "components": [_select(), button]}]}
+    body = check_message(payload, creating=True)
+    assert _row_errors(body)["_errors"][0]["code"] == "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
+
+
+def test_a_select_has_at_most_25_options() -> None:
+    """A select menu with 26 options is accepted, which Discord refuses."""
+    options = [{"label": f"o{i}", "value": f"v{i}"} for i in range(26)]
+    payload = {"components": [{"type": 1, "components": [_select(options=options)]}]}
+    body = check_message(payload, creating=True)
+    assert _row_errors(body)["options"]["_errors"][0]["code"] == "BASE_TYPE_BAD_LENGTH"
+
+
+def test_select_option_lengths_and_duplicates_are_refused() -> None:
+    """An option label over 100 characters or a repeated value is accepted."""
+    options = [{"label": "l" * 101, "value": "same"}, {"label": "b", "value": "same"}]
+    payload = {
+        "components": [{"type": 1, "components": [_select(options=options, placeholder="p" * 151)]}]
+    }
+    errors = _row_errors(check_message(payload, creating=True))
+    assert errors["options"]["0"]["label"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+    assert errors["options"]["_errors"][0]["code"] == "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED"
+    assert errors["placeholder"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
