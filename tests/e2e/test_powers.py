@@ -319,7 +319,7 @@ async def test_paging_buttons_work_after_a_restart(tmp_path: Path) -> None:
     [
         (
             "/special name:wekan",
-            "No entry named 'wekan'; did you mean Weaken(X), Soulburn(X) or Bulwark(X)?",
+            "No entry named 'wekan'; did you mean Weaken(X) or Bulwark(X)?",
         ),
         ("/power name:blite", "No entry named 'blite'; did you mean Blight(X), "),
         ("/special name:brutal x:9", "X for Brutal Impact must be 1–8, not 9."),
@@ -419,14 +419,14 @@ async def test_picking_from_the_guess_shows_that_entry_in_place(table: SandboxTa
 async def test_a_special_guess_keeps_its_x(table: SandboxTable) -> None:
     """/special with a guessed name lost its X when another Special was picked."""
     alice = table.user("alice")
-    reply = await alice.run("/special name:weakn x:3")
-    assert reply.content.startswith("No exact match for 'weakn': showing **Weaken(X)**")
-    assert reply.embed["title"] == "Weaken(3)"
-    assert menu_values(reply.message) == ["special:soulburn"]
-    await alice.select(reply.message, ["special:soulburn"])
-    assert reply.message.embed["title"] == "Soulburn(3)"
-    # Soulburn(3) = Start PP 8 × T(3) = 8 × 6 = 48 (Weaken and Soulburn Pricing)
-    assert fields(reply)["Cost at X = 3"] == "Soulburn(3) = Start PP 8 × T(3) = 8 × 6 = **48 PP**"
+    reply = await alice.run("/special name:ex x:3")  # Expose and Exorcism both start so
+    assert reply.content.startswith("No exact match for 'ex': showing **Expose(X)**")
+    assert reply.embed["title"] == "Expose(3)"
+    assert menu_values(reply.message) == ["special:exorcism"]
+    await alice.select(reply.message, ["special:exorcism"])
+    assert reply.message.embed["title"] == "Exorcism(3)"
+    # Exorcism(X) is Start PP 2 × T(X) (§11.11): 2 × 6 = 12
+    assert fields(reply)["Cost at X = 3"] == "Exorcism(3) = Start PP 2 × T(3) = 2 × 6 = **12 PP**"
 
 
 async def test_paging_a_guess_keeps_its_menu(table: SandboxTable) -> None:
