@@ -25,7 +25,6 @@ from bot.specials_hooks import SpecialHooks
 from bot.store import SQLiteStore, Store
 from bot.tracker import RECONCILE_WINDOW, Trackers
 from bot.turns import render_tracker
-from bot.views import REGISTRY as PERSISTENT_BUTTONS
 
 log = logging.getLogger("tablehand")
 
@@ -104,8 +103,6 @@ class Tablehand(commands.Bot):
         await self.store.open()
         for extension in self._extensions:
             await self.load_extension(extension)
-        # Buttons route by custom_id, so those on messages from before a restart still work.
-        self.add_dynamic_items(*PERSISTENT_BUTTONS)
         if self.freeze_heap:
             # What exists now (the catalogue, the cogs, discord.py's state) lives as long as
             # the process: out of the collector's sight, full collections stop walking it.

@@ -1,23 +1,20 @@
 """Buttons that keep working after a restart: everything they need is in their custom_id.
 
-Each button is a discord.py DynamicItem: the bot registers the classes once, and any
-click whose custom_id matches a template is routed here, whether or not the message
-was sent by this process. Clicks are handed to the owning cog, and every error goes
+Each button is a discord.py DynamicItem defined beside the code that handles its click;
+its cog registers the class, and any click whose custom_id matches its template is
+routed to it, whether or not the message was sent by this process. Every error goes
 through the bot's one error handler.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 import discord
 
 from bot.errors import NotAllowed
 from bot.replies import report_error
-
-# Every CogButton subclass, wherever it is defined; the bot registers them all at start-up.
-REGISTRY: list[type[CogButton]] = []
 
 
 class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:(?!)"):
@@ -38,34 +35,6 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:
     async def pressed(self, interaction: discord.Interaction) -> None:
         """Handle the click."""
         raise NotImplementedError(f"{type(self).__name__} does not handle its click")
-
-
-class CogButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:(?!)"):
-    """A persistent button whose click is handled by a cog method.
-
-    Subclass it with a `template` whose named groups fill the handler's keyword
-    arguments (via `from_custom_id`); set `cog` and `handler` to the method to call.
-    """
-
-    cog: str
-    handler: str
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        REGISTRY.append(cls)
-
-    def __init__(self, item: discord.ui.Button, **fields: Any) -> None:
-        super().__init__(item)
-        self.fields = fields
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            cog = interaction.client.get_cog(self.cog)  # type: ignore[attr-defined]
-            if cog is None:
-                raise RuntimeError(f"cog {self.cog} is not loaded")
-            await getattr(cog, self.handler)(interaction, **self.fields)
-        except Exception as error:
-            await report_error(interaction, error)
 
 
 CONFIRM_TEMPLATE = r"th:confirm:{what}:(?P<answer>yes|no):(?P<user>\d+):(?P<ref>[\w.-]*)"

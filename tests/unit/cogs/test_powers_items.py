@@ -14,7 +14,7 @@ import pytest
 from bot.catalogue import Lookup, load_catalogue
 from bot.catalogue.views import all_entries, entry_id
 from bot.render.powers import EntryPage
-from bot.views import REGISTRY, PersistentButton
+from bot.views import PersistentButton
 from cogs.powers import EntryPageButton, EntryPick, component_view, pager_items
 
 CATALOGUE = load_catalogue()
@@ -59,7 +59,6 @@ def test_the_pager_disables_its_ends_and_is_absent_for_one_page() -> None:
 def test_the_page_button_owns_its_handler() -> None:
     """The page button still routes through a cog handler named by strings (CogButton)."""
     assert issubclass(EntryPageButton, PersistentButton)
-    assert EntryPageButton not in REGISTRY
     assert EntryPageButton.pressed is not PersistentButton.pressed
 
 
