@@ -27,6 +27,9 @@ MAX_EXPRESSION_CHARS = 200  # [GAME.md §3, bot]
 MAX_DICE = 1000  # dice per expression, rerolls and explosions included [GAME.md §3, bot]
 MAX_SIDES = 1000  # [GAME.md §3, bot]
 MAX_NESTING = 20  # brackets inside brackets; guards pathological input [bot]
+# Dice that keep/drop/reroll/explode/min/max conditions may look at in one roll, counted at
+# worst before rolling; the bound on a roll's work, so one roll cannot stall every table [bot].
+MAX_DIE_CHECKS = 10_000
 
 _DICE_SPEC = re.compile(r"^\+?\s*(\d*)\s*[dD]\s*(\d+)$")
 _CORE_TOKEN = re.compile(r"(?<![A-Za-z])core", re.IGNORECASE)  # may take dice operators: corekh1
@@ -263,13 +266,127 @@ def roll_mixed(
 # is the natural place for the injected Random. d20's stringifiers dispatch on exact
 # types, so `_SeededStringifier` registers the two subclasses. A fresh Roller is made per call:
 # the parser is module-level in d20, so this is cheap and shares no state.
+#
+# The work seam: d20's keep operator selects again for every die it keeps, and its
+# reroll and explode operators look at the whole pool after every pass, so
+# `1000d1000k>0k>0…` costs millions of die checks and froze the event loop for
+# seconds. `_CountedOperator` gives the same results with one selection per keep
+# and, for conditions that judge each die by its own face (`rr1`, `e>5`, `k<3`), a
+# look at the freshly rolled dice only; dice are rerolled in pool order, not d20's
+# set order, so seeded rolls are exact. Every die a condition looks at is counted
+# by the context, as d20 counts rolls, and `_worst_checks` bounds that count from
+# the parsed expression before anything is rolled [bot].
 # ---------------------------------------------------------------------------
+
+_POINTWISE = (None, "<", ">")  # selectors that judge a die by its own face: 6, <3, >5
+
+
+class _TooMuchWork(d20.RollError):
+    """A roll checked more dice than MAX_DIE_CHECKS (the bound before rolling missed it)."""
 
 
 class _SeededContext(d20.RollContext):
     def __init__(self, rng: random.Random, max_rolls: int = MAX_DICE) -> None:
         self.rng = rng
+        self.max_checks = MAX_DIE_CHECKS
+        self.checks = 0
         super().__init__(max_rolls=max_rolls)
+
+    def reset(self) -> None:
+        super().reset()
+        self.checks = 0
+
+    def count_checks(self, n: int) -> None:
+        self.checks += n
+        if self.checks > self.max_checks:
+            raise _TooMuchWork("Too many dice checked.")
+
+
+def _size(number: d20.Number) -> int:
+    # What summing a value costs: its nodes, a Dice counting each die once.
+    if isinstance(number, d20.Dice):
+        return 1 + len(number.values)
+    return 1 + sum(_size(child) for child in number.children)
+
+
+def _weight(target: d20.Number) -> int:
+    # What one selector's look at a pool costs: its dice, or its entries' sizes.
+    if isinstance(target, d20.Dice):
+        return len(target.values)
+    return sum(_size(value) for value in target.set)
+
+
+class _CountedOperator(d20.SetOperator):
+    __slots__ = ("_context",)
+
+    @classmethod
+    def counted(cls, node: diceast.SetOperator, context: _SeededContext) -> _CountedOperator:
+        operator = cls.from_ast(node)
+        operator._context = context
+        return operator
+
+    @property
+    def _pointwise(self) -> bool:
+        return all(selector.cat in _POINTWISE for selector in self.sels)
+
+    def select(self, target: d20.Number, max_targets: int | None = None) -> set[d20.Number]:
+        chosen: set[d20.Number] = set()
+        weight = _weight(target)
+        for selector in self.sels:
+            room = None if max_targets is None else max_targets - len(chosen)
+            if room == 0:
+                break
+            self._context.count_checks(weight)
+            chosen.update(selector.select(target, max_targets=room))
+        return chosen
+
+    def keep(self, target: d20.Number) -> None:
+        # Dropping a value outside the selection never changes it: one selection suffices.
+        chosen = self.select(target)
+        for value in target.keptset:
+            if value not in chosen:
+                value.drop()
+
+    def reroll(self, target: d20.Dice) -> None:
+        candidates: list[d20.Die] = target.values
+        chosen = self.select(target)
+        while chosen:
+            rolled = [die for die in candidates if die in chosen]
+            for die in rolled:
+                die.reroll()
+            candidates = rolled if self._pointwise else target.values
+            chosen = self.select(d20.Set(rolled) if self._pointwise else target)
+
+    def reroll_once(self, target: d20.Dice) -> None:
+        chosen = self.select(target)
+        for die in [die for die in target.values if die in chosen]:
+            die.reroll()
+
+    def explode(self, target: d20.Dice) -> None:
+        candidates: list[d20.Die] = target.values
+        chosen = self.select(target)
+        exploded: set[d20.Number] = set()
+        while chosen:
+            fired = [die for die in candidates if die in chosen]
+            fresh = len(target.values)
+            for die in fired:
+                die.explode()
+                target.roll_another()
+            exploded.update(fired)
+            if self._pointwise:
+                candidates = target.values[fresh:]
+                chosen = self.select(d20.Set(candidates))
+            else:
+                candidates = target.values
+                chosen = self.select(target) - exploded
+
+    def minimum(self, target: d20.Dice) -> None:
+        self._context.count_checks(_weight(target))
+        super().minimum(target)
+
+    def maximum(self, target: d20.Dice) -> None:
+        self._context.count_checks(_weight(target))
+        super().maximum(target)
 
 
 class _SeededDie(d20.Die):
@@ -317,6 +434,15 @@ class _SeededRoller(d20.Roller):
     def _eval_dice(self, node: diceast.Dice) -> d20.Dice:
         return _SeededDice.new(node.num, node.size, context=self.context)
 
+    def _eval_operatedset(self, node: diceast.OperatedSet) -> d20.Number:
+        # d20's own, with the counted operators.
+        target = self._eval(node.value)
+        for operation in node.operations:
+            operator = _CountedOperator.counted(operation, self.context)
+            operator.operate(target)
+            target.operations.append(operator)
+        return target
+
 
 class _SeededStringifier(d20.MarkdownStringifier):
     # d20 looks stringifiers up by exact type, so the seeded classes are registered too.
@@ -334,6 +460,7 @@ class ExpressionRoll(Result):
     total: int
     breakdown: str  # d20's Markdown: "1d20 (13) + 3 = `16`", dropped dice struck through
     dice: list[DiceGroup] = Field(default_factory=list)
+    checks: int = 0  # dice its conditions looked at: the roll's work [bot]
 
     @property
     def faces(self) -> list[int]:
@@ -361,19 +488,65 @@ def _nesting(expression: str) -> int:
     return deepest
 
 
+def _operation_checks(operation: diceast.SetOperator, pool: int, spare: int) -> tuple[int, int]:
+    """Return one operator's die checks at worst on a pool, and the pool it leaves."""
+    conditions = len(operation.sels)
+    if operation.op in ("mi", "ma"):
+        return pool, pool
+    if operation.op == "ra":
+        return pool * conditions, pool + 1
+    if operation.op not in ("rr", "e"):  # k, p, ro: one look at the pool
+        return pool * conditions, pool
+    # Rerolls and explosions may use every roll the dice limit leaves spare. A pointwise
+    # condition looks at each new die once; `rrh1` or `el1` look at the whole pool each pass.
+    grown = pool + spare
+    pointwise = all(selector.cat in _POINTWISE for selector in operation.sels)
+    checks = grown * conditions * (1 if pointwise else spare + 1)
+    return checks, grown if operation.op == "e" else pool
+
+
+def _worst_checks(node: diceast.Node, spare: int) -> tuple[int, int]:
+    """Return a parsed node's die checks at worst, and its size (see `_size`) at worst."""
+    if isinstance(node, diceast.Dice):
+        return 0, 1 + node.num
+    checks, size = 0, 1
+    for child in node.children:
+        child_checks, child_size = _worst_checks(child, spare)
+        checks, size = checks + child_checks, size + child_size
+    if isinstance(node, diceast.OperatedSet):
+        pool = size - 2  # its value's dice or entries: the value's size less the two nodes
+        for operation in node.operations:
+            operation_checks, pool = _operation_checks(operation, pool, spare)
+            checks += operation_checks
+        size = 1 + pool
+    return checks, size
+
+
+def _nodes(tree: diceast.Node) -> list[diceast.Node]:
+    found, stack = [], [tree]
+    while stack:
+        found.append(stack.pop())
+        stack.extend(found[-1].children)
+    return found
+
+
 def _check_limits(tree: diceast.Node) -> None:
     dice = 0
-    stack: list[diceast.Node] = [tree]
-    while stack:
-        node = stack.pop()
+    for node in _nodes(tree):
         if isinstance(node, diceast.Dice):
             sides = 100 if node.size == "%" else node.size
             if sides > MAX_SIDES:
                 raise DiceError(f"A die can have at most {MAX_SIDES} sides (got d{sides}).")
             dice += node.num
-        stack.extend(node.children)
     if dice > MAX_DICE:
         raise DiceError(f"A roll can use at most {MAX_DICE} dice (this one asks for {dice}).")
+    checks = _worst_checks(tree, MAX_DICE - dice)[0]
+    if checks > MAX_DIE_CHECKS:
+        raise DiceError(
+            f"A roll's keep, drop, reroll and explode conditions can check at most "
+            f"{MAX_DIE_CHECKS:,} dice in all; this one could check {checks:,}. "
+            "Use fewer dice or fewer conditions."
+        )
 
 
 def _syntax_message(error: d20.RollSyntaxError) -> str:
@@ -396,7 +569,7 @@ def _dice_groups(node: d20.Number) -> list[DiceGroup]:
     return groups
 
 
-def _parse(
+def _read(
     roller: _SeededRoller, expression: str, core: int | None
 ) -> tuple[str, str, diceast.Node]:
     typed = expression.strip()
@@ -416,8 +589,22 @@ def _parse(
         raise DiceError(_syntax_message(error)) from None
     except d20.RollError as error:
         raise DiceError(str(error)) from None
+    return typed, resolved, tree
+
+
+def _parse(
+    roller: _SeededRoller, expression: str, core: int | None
+) -> tuple[str, str, diceast.Node]:
+    typed, resolved, tree = _read(roller, expression, core)
     _check_limits(tree)
     return typed, resolved, tree
+
+
+def worst_checks(expression: str, *, core: int | None = 20) -> int:
+    """Return how many dice a readable expression's conditions could check, at worst."""
+    tree = _read(_SeededRoller(random.Random(0)), expression, core)[2]
+    dice = sum(node.num for node in _nodes(tree) if isinstance(node, diceast.Dice))
+    return _worst_checks(tree, max(0, MAX_DICE - dice))[0]
 
 
 def check_expression(expression: str, *, core: int | None = 20) -> str:
@@ -441,6 +628,10 @@ def roll_expression(
         raise DiceError(
             f"That roll needs more than {MAX_DICE} dice once rerolls and explosions count."
         ) from None
+    except _TooMuchWork:  # the bound before rolling makes this a bug; still one clear line
+        raise DiceError(
+            f"That roll's conditions need to check more than {MAX_DIE_CHECKS:,} dice."
+        ) from None
     except d20.RollError as error:
         # RollValueError's messages are already written for people: "Cannot divide by zero."
         raise DiceError(str(error)) from None
@@ -454,4 +645,5 @@ def roll_expression(
         total=total,
         breakdown=breakdown,
         dice=_dice_groups(result.expr),
+        checks=roller.context.checks,
     )

@@ -170,3 +170,55 @@ async def test_a_check_needs_someone_to_roll(fight) -> None:
         "A check rolls your core die: join this channel's fight (/init join) "
         "or choose an active character (/character use)."
     )
+
+
+# The work a roll may cost [bot]: one roll must not stall every table.
+
+SELECTOR_BOMB = "1000d1000" + "k>0" * 63  # 198 characters: 63 conditions × 1000 dice
+BOMB_REFUSAL = (
+    "A roll's keep, drop, reroll and explode conditions can check at most 10,000 dice in all; "
+    "this one could check 63,000. Use fewer dice or fewer conditions."
+)
+
+
+async def test_a_roll_of_too_much_work_is_refused_before_rolling(fight) -> None:
+    """/roll 1000d1000 with 63 × k>0 (198 characters) was rolled (it froze the bot ~20 s)."""
+    public = len(fight.channel("table-1").public_messages)
+    rolled = await fight.user("bob").run(f"/roll expression:{SELECTOR_BOMB}")
+    assert rolled.ephemeral
+    assert rolled.content == BOMB_REFUSAL
+    assert len(fight.channel("table-1").public_messages) == public
+
+
+async def test_a_big_keep_within_the_work_bound_still_rolls(fight) -> None:
+    """/roll 1000d6kh3 (each of 1,000 dice checked once) was refused."""
+    seed(fight, 3)
+    draws = random.Random(3)
+    best = sum(sorted(draws.randrange(6) + 1 for _ in range(1000))[-3:])
+    rolled = await fight.user("bob").run("/roll expression:1000d6kh3")
+    assert not rolled.ephemeral
+    assert rolled.content == f"🎲 **Bob** rolls 1000d6kh3 = `{best}` (1000 dice, too many to list)"
+
+
+async def test_grit_damage_of_too_much_work_is_refused_and_changes_nothing(fight) -> None:
+    """/grit damage with the selector bomb as amount was rolled, or changed the Goblin's Grit."""
+    before = await goblin_grit(fight)
+    reply = await fight.user("gm").run(f"/grit damage combatant:Goblin amount:{SELECTOR_BOMB}")
+    assert reply.ephemeral
+    assert reply.content == BOMB_REFUSAL
+    assert await goblin_grit(fight) == before
+
+
+async def test_attack_damage_of_too_much_work_is_refused_when_declared(fight) -> None:
+    """/attack with the selector bomb as damage was accepted (it froze the bot on the click)."""
+    public = len(fight.channel("table-1").public_messages)
+    reply = await fight.user("alice").run(f"/attack target:Goblin damage:{SELECTOR_BOMB}")
+    assert reply.ephemeral
+    assert reply.content == BOMB_REFUSAL
+    assert len(fight.channel("table-1").public_messages) == public
+
+
+async def goblin_grit(table: SandboxTable) -> int:
+    """Return the Goblin's committed Grit."""
+    async with table.bot.store.channel(table.channel("table-1").id) as state:  # type: ignore[attr-defined]
+        return next(c.grit for c in state.require_encounter().combatants if c.name == "Goblin")

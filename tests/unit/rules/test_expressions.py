@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import random
 
+import d20
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.errors import DiceError
-from bot.rules.dice import ExpressionRoll, check_expression, resolve_core, roll_expression
+from bot.rules.dice import (
+    MAX_DIE_CHECKS,
+    ExpressionRoll,
+    check_expression,
+    resolve_core,
+    roll_expression,
+    worst_checks,
+)
 
 
 @pytest.mark.parametrize(
@@ -71,6 +79,7 @@ def test_core_without_a_die_is_a_dice_error() -> None:
         ("(" * 21 + "1" + ")" * 21, "nests brackets"),
         ("1d1e1", "more than 1000 dice"),
         ("1d2rr<3", "more than 1000 dice"),
+        ("1000d1000" + "k>0" * 63, "at most 10,000 dice in all; this one could check 63,000"),
         ("1/0", "divide by zero"),
         ("1d0", "0-sided"),
         ("1d20+", "ends too early"),
@@ -144,3 +153,137 @@ def test_checking_an_expression_applies_the_limits() -> None:
     """Checking 1001 dice did not raise DiceError."""
     with pytest.raises(DiceError):
         check_expression("1001d6")
+
+
+# The work bound [README, Table rulings, bot]: keep, drop, reroll, explode, minimum and
+# maximum conditions may check at most 10,000 dice in one roll, counted at worst before
+# rolling; every pool a condition looks at counts each of its dice once.
+
+
+def test_the_work_bound_is_ten_thousand_die_checks() -> None:
+    """The bound is not the ruling's 10,000 die checks."""
+    assert MAX_DIE_CHECKS == 10_000
+
+
+@pytest.mark.parametrize(
+    ("expression", "checks"),
+    [
+        ("1d20+3", 0),
+        ("4d6kh3", 4),
+        ("1000d1000kh1", 1000),  # d20's own keep looked again per die: 1,000,000
+        ("1000d1000" + "k>0" * 10, 10_000),
+        ("2d20kh1kl1", 4),  # two conditions, each looks at both dice
+        ("1000d6mi2", 1000),
+        ("(1d6,2d6,3)kh1", 6),  # an entry weighs its nodes and dice: 1d6 2, 2d6 3, 3 one
+    ],
+)
+def test_a_roll_counts_every_die_its_conditions_check(expression: str, checks: int) -> None:
+    """A roll's counted checks are not its conditions × the dice they look at."""
+    roll = roll_expression(expression, random.Random(1))
+    assert roll.checks == checks
+    assert worst_checks(expression) >= checks
+
+
+def test_the_worst_case_counts_the_dice_explosions_and_rerolls_may_add() -> None:
+    """4d6e6kh3 was not bounded by 1,000 checks for e6 and 1,000 for kh3 (996 rolls spare)."""
+    assert worst_checks("4d6e6kh3") == 2000
+    assert worst_checks("1d6e6+1d6e6") == 2 * 999  # each may take all 998 spare rolls
+
+
+def test_exactly_the_bound_rolls_and_one_more_condition_is_refused() -> None:
+    """1000 dice × 10 conditions (10,000 checks) was refused, or × 11 was rolled."""
+    assert roll_expression("1000d1000" + "k>0" * 10, random.Random(2)).checks == 10_000
+    with pytest.raises(DiceError, match="this one could check 11,000"):
+        roll_expression("1000d1000" + "k>0" * 11, random.Random(2))
+
+
+def test_a_condition_that_rereads_the_whole_pool_each_pass_is_bounded_at_worst() -> None:
+    """4d6rrh1 (rerolls the highest die forever) was not refused before rolling."""
+    # Pointwise conditions (rr1, e>5) look at each new die once; rrh1 reads the pool each pass.
+    assert worst_checks("4d6rrh1") == 997 * 1000
+    with pytest.raises(DiceError, match="at most 10,000 dice in all"):
+        check_expression("4d6rrh1")
+
+
+def test_checking_refuses_too_much_work_before_anything_is_rolled() -> None:
+    """check_expression (used by /attack damage and /grit amounts) let the selector bomb by."""
+    with pytest.raises(DiceError, match="could check 63,000"):
+        check_expression("1000d1000" + "k>0" * 63, core=None)
+
+
+def _d20_roll(expression: str, seed: int) -> tuple[int, list[int]] | str:
+    """Roll with d20's own operators from the global random seeded like random.Random(seed)."""
+    state = random.getstate()
+    random.seed(seed)
+    try:
+        result = d20.Roller(d20.RollContext(max_rolls=1000)).roll(expression)
+    except d20.RollError as error:
+        return type(error).__name__
+    finally:
+        random.setstate(state)
+    return result.total, sorted(_faces(result.expr))
+
+
+def _faces(node: d20.Number) -> list[int]:
+    if isinstance(node, d20.Dice):
+        return [int(v.number) for die in node.values for v in die.values]
+    return [f for child in node.children for f in _faces(child)]
+
+
+_SMALL_OPERATED = st.builds(
+    "{}d{}{}".format,
+    st.integers(1, 12),
+    st.integers(1, 8),
+    st.lists(
+        st.builds(
+            "{}{}{}".format,
+            st.sampled_from(["k", "p", "rr", "ro", "ra", "e", "mi", "ma"]),
+            st.sampled_from(["", "h", "l", "<", ">"]),
+            st.integers(0, 8),
+        ),
+        max_size=4,
+    ).map("".join),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_SMALL_OPERATED, min_size=1, max_size=3).map("+".join), st.integers(0, 2**32))
+def test_counted_operators_roll_what_d20s_own_operators_roll(expression: str, seed: int) -> None:
+    """Keep, drop, reroll or explode gave another total or other faces than d20's own."""
+    # d20 rerolls in set order, so which die gets which new face may differ: totals and
+    # faces may not. Small pools keep d20's quadratic operators fast here.
+    expected = _d20_roll(expression, seed)
+    try:
+        roll = roll_expression(expression, random.Random(seed))
+    except DiceError as error:
+        # Refused: as d20 refuses, or by the bound, which assumes every spare roll is used.
+        assert isinstance(expected, str) or "could check" in error.message, expression
+    else:
+        assert (roll.total, sorted(roll.faces)) == expected, expression
+
+
+_CONDITION = st.builds(
+    "{}{}{}".format,
+    st.sampled_from(["k", "p", "rr", "ro", "ra", "e", "mi", "ma"]),
+    st.sampled_from(["", "h", "l", "<", ">"]),
+    st.sampled_from([0, 1, 2, 6, 500, 999, 1000]),
+)
+_POOL = st.sampled_from(["1000d1000", "500d6", "1d1", "10d2", "(1000d6,1)", "((999d2,1)kh1,2)"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.builds(lambda pool, ops: (pool + "".join(ops))[:200], _POOL, st.lists(_CONDITION)),
+    st.integers(0, 2**32),
+)
+def test_no_roll_checks_more_dice_than_its_worst_case_or_the_bound(
+    expression: str, seed: int
+) -> None:
+    """A selector-heavy roll checked more dice than counted before rolling, or than 10,000."""
+    try:
+        roll = roll_expression(expression, random.Random(seed))
+    except DiceError as error:
+        assert "\n" not in error.message
+        assert "more than 10,000" not in error.message  # the bound before rolling held
+    else:
+        assert roll.checks <= worst_checks(expression) <= MAX_DIE_CHECKS, expression
