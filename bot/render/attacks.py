@@ -26,6 +26,7 @@ CRITICAL_COLOUR = discord.Colour.gold()
 MISS_COLOUR = discord.Colour.light_grey()
 PROMPT_COLOUR = discord.Colour.orange()
 FIELD_LIMIT = 1024
+EXTRA_FACES_LISTED = 300  # characters of bonus and penalty faces a roll lists; beyond, totals
 
 STRATEGY_NAMES: dict[DefenseStrategy, str] = {
     "block": "Block",
@@ -78,13 +79,20 @@ def core_text(core: CoreRoll) -> str:
         text += f" ({core.advantage}: {', '.join(map(str, core.faces))})"
     if core.explosions:
         text += " · explodes " + " ".join(_signed(face) for face in core.explosions)
-    for group in core.bonus:
-        text += f" · Bonus {group.spec} {_signed(group.total)} ({', '.join(map(str, group.faces))})"
-    for group in core.penalty:
-        text += (
-            f" · Penalty {group.spec} {_signed(-group.total)} ({', '.join(map(str, group.faces))})"
-        )
-    return text
+    return text + _extra_dice_text(core)
+
+
+def _extra_dice_text(core: CoreRoll) -> str:
+    groups = [("Bonus", g, g.total) for g in core.bonus]
+    groups += [("Penalty", g, -g.total) for g in core.penalty]
+    listed = "".join(
+        f" · {name} {g.spec} {_signed(value)} ({', '.join(map(str, g.faces))})"
+        for name, g, value in groups
+    )
+    if len(listed) <= EXTRA_FACES_LISTED:
+        return listed
+    # Up to 1000 faces would not fit a field's 1,024 characters: their totals only.
+    return "".join(f" · {name} {g.spec} {_signed(value)}" for name, g, value in groups)
 
 
 def risk_text(core: CoreRoll) -> str:

@@ -15,7 +15,7 @@ import re
 
 from pydantic import Field
 
-from bot.errors import BadInput, NotFound, RuleViolation
+from bot.errors import BadInput, DiceError, NotFound, RuleViolation
 from bot.rules import encounter as flow
 from bot.rules.attacks import (
     MELEE_STYLES,
@@ -32,7 +32,7 @@ from bot.rules.attacks import (
     validate_spec,
 )
 from bot.rules.combatant_grit import change_combatant_grit
-from bot.rules.dice import parse_dice_spec
+from bot.rules.dice import MAX_DICE, parse_dice_spec
 from bot.rules.fortune import sacrifice_action
 from bot.rules.grit import GritChange, die_of
 from bot.rules.hit_bonus import HitBonus, hit_bonus
@@ -88,7 +88,7 @@ def parse_extra_dice(text: str | None) -> tuple[tuple[str, ...], tuple[str, ...]
     bonus: list[str] = []
     penalty: list[str] = []
     text = (text or "").strip()
-    position = 0
+    position = dice = 0
     while position < len(text):
         match = _DICE_TERM.match(text, position)
         if match is None:
@@ -97,11 +97,15 @@ def parse_extra_dice(text: str | None) -> tuple[tuple[str, ...], tuple[str, ...]
             )
         sign, count, sides = match.groups()
         spec = f"{count or 1}d{sides}"
-        parse_dice_spec(spec)  # the dice limits [GAME.md §3]
+        dice += parse_dice_spec(spec)[0]  # the dice limits [GAME.md §3]
         (penalty if sign == "-" else bonus).append(spec)
         if len(bonus) + len(penalty) > MAX_EXTRA_DICE:
             raise BadInput(f"Give at most {MAX_EXTRA_DICE} bonus or penalty dice.")
         position = match.end()
+    if dice > MAX_DICE:  # they are one roll's dice, as an expression's are [GAME.md §3]
+        raise DiceError(
+            f"Bonus and penalty dice can be at most {MAX_DICE} in all (these ask for {dice})."
+        )
     return tuple(bonus), tuple(penalty)
 
 

@@ -8,6 +8,8 @@ Parts (all by default; `--parts` picks some):
   memory   1,000 seeded encounters of 10, each touched once: the bot's peak RSS
   startup  spawn → first command answered, with 0 and with 10,000 stored encounters
   lookup   /power autocomplete (`Lookup.suggest`) in-process over the whole catalogue
+  stall    the fuzzer's nastiest dice at /roll, /grit damage and /attack: the bot's worst
+           event-loop stall (a loop-lag monitor in the bot's process)
 
 The report is printed and written to bench-results/ (JSON and Markdown); see
 tests/bench/README.md for what each number means.
@@ -23,12 +25,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.bench import parts
+from tests.bench import parts, stall
 from tests.bench.mix import Catalogue, Mix
 from tests.bench.report import markdown, verdicts
 from tests.bench.world import tablehand_schema
 
-ALL_PARTS = ("load", "bare", "burst", "memory", "startup", "lookup")
+ALL_PARTS = ("load", "bare", "burst", "memory", "startup", "lookup", "stall")
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -103,6 +105,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "burst": lambda: parts.burst(mix, opts),
         "memory": lambda: parts.memory(mix, opts),
         "startup": lambda: parts.startup(mix, opts),
+        "stall": lambda: stall.stall(opts.workdir),
     }
     for name in [p for p in chosen if p not in ("load", "bare")]:
         print(f"bench: {name} …", file=sys.stderr, flush=True)

@@ -8,6 +8,7 @@ P99_BUDGET_MS = 50.0
 BARE_RATIO_P50 = 2.0
 RSS_BUDGET_MB = 200.0
 READY_BUDGET_S = 2.0
+STALL_BUDGET_MS = 50.0
 
 
 def _ms(value: float | None) -> str:
@@ -102,6 +103,14 @@ def verdicts(results: dict[str, Any]) -> list[dict[str, Any]]:
             _num(lookup["p99_ms"], " ms", 3),
             lookup["p99_ms"] <= lookup["budget_ms"],
         )
+    stall = results.get("stall")
+    if stall:
+        add(
+            f"no input stalls the event loop > {STALL_BUDGET_MS:g} ms "
+            f"(the fuzzer's {stall['cases']} nastiest dice cases)",
+            _ms(stall["worst_stall_ms"]),
+            stall["worst_stall_ms"] <= STALL_BUDGET_MS,
+        )
     return out
 
 
@@ -181,7 +190,24 @@ def markdown(results: dict[str, Any]) -> str:
             f"p50 {_num(lk['p50_ms'], ' ms', 3)}, p99 {_num(lk['p99_ms'], ' ms', 3)}, "
             f"max {_num(lk['max_ms'], ' ms', 3)} (load + index {lk['load_and_index_ms']:.0f} ms).",
         ]
+    if "stall" in results:
+        lines += _stall_section(results["stall"])
     return "\n".join(lines) + "\n"
+
+
+def _stall_section(st: dict[str, Any]) -> list[str]:
+    top = "; ".join(f"{t['ms']:.1f} ms {t['case'][:80]}" for t in st["top"])
+    return [
+        "",
+        "## Event-loop stalls (the bot's own process)",
+        "",
+        f"Worst event-loop stall under the fuzzer's nastiest inputs ({st['cases']} dice bombs "
+        f"at /roll, /grit damage and /attack, the defender's click included): "
+        f"{_ms(st['worst_stall_ms'])} ({st['worst_case'] or 'none over 1 ms'}); during the "
+        f"fights' set-up by ordinary commands: {_ms(st['worst_set_up_stall_ms'])}. "
+        f"{st['stalls_over_1ms']} stalls over 1 ms in all; {st['unanswered']} cases unanswered. "
+        f"Worst cases: {top or '—'}.",
+    ]
 
 
 def _load(value: Any) -> str:

@@ -51,3 +51,22 @@ def test_the_bench_harness_reports_a_quick_load_against_the_bare_bot(tmp_path: P
     assert bare["latency"]["n"] > 0
     assert bare["by_kind"], "no interaction kinds were sent"
     assert "## Load: bare" in (tmp_path / "latest.md").read_text()
+
+
+def test_the_bench_reports_the_worst_stall_under_the_dice_bombs(tmp_path: Path) -> None:
+    """`python -m tests.bench --parts stall` did not report a stall for every dice bomb case."""
+    from tests.e2e.bombs import bomb_cases
+
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.bench", "--parts", "stall", "--out", str(tmp_path)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    stall = json.loads((tmp_path / "latest.json").read_text())["stall"]
+    assert stall["cases"] == len(bomb_cases())
+    assert stall["unanswered"] == 0  # each case answered within the client's 15 s
+    assert stall["worst_stall_ms"] >= 0
+    assert "## Event-loop stalls" in (tmp_path / "latest.md").read_text()

@@ -7,6 +7,7 @@ quote what `random.Random(seed)` draws.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -222,3 +223,24 @@ async def goblin_grit(table: SandboxTable) -> int:
     """Return the Goblin's committed Grit."""
     async with table.bot.store.channel(table.channel("table-1").id) as state:  # type: ignore[attr-defined]
         return next(c.grit for c in state.require_encounter().combatants if c.name == "Goblin")
+
+
+async def test_an_attack_with_a_thousand_bonus_dice_shows_their_total(fight) -> None:
+    """/attack bonus:+1000d1000 was answered with the apology: its faces overflowed a field."""
+    seed(fight, 5)
+    prompt = await fight.user("alice").run("/attack target:Goblin bonus:+1000d1000")
+    assert not prompt.ephemeral, prompt.content
+    attack = next(f["value"] for f in prompt.embed["fields"] if f["name"] == "Attack")
+    assert len(attack) <= 1024
+    assert re.search(r" · Bonus 1000d1000 \+\d+ · Physical \+4", attack), attack
+
+
+async def test_bonus_and_penalty_dice_are_one_rolls_thousand_dice_at_most(fight) -> None:
+    """/attack with ten bonus terms of 1000 dice rolled 10,000 dice (GAME.md §3: 1000)."""
+    public = len(fight.channel("table-1").public_messages)
+    reply = await fight.user("alice").run("/attack target:Goblin bonus:" + "+1000d1000" * 10)
+    assert reply.ephemeral
+    assert (
+        reply.content == "Bonus and penalty dice can be at most 1000 in all (these ask for 10000)."
+    )
+    assert len(fight.channel("table-1").public_messages) == public

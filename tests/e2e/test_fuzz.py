@@ -2,8 +2,9 @@
 
 Values come from each option's type, choices and limits, and beyond them: numbers at,
 past and far past the limits, empty, blank, 2,000-character and unicode strings,
-`@everyone`, role and user mentions, markdown, dice bombs (`1000000d1000000`) and
-`((((…` nesting, and the names in play (so commands get past "not found"). What
+`@everyone`, role and user mentions, markdown, dice bombs (`1000000d1000000`),
+selector-heavy dice (`1000d1000k>0k>0…`) and `((((…` nesting, and the names in play (so
+commands get past "not found"). What
 Discord's own client refuses (`UsageError`: types, choices, min/max, lengths; integers
 beyond ±2^53) never reaches the bot and is counted apart. For the rest:
 
@@ -15,6 +16,12 @@ beyond ±2^53) never reaches the bot and is counted apart. For the rest:
   anyone but the players and GMs of a fight; `owner` (never in one) is never pinged;
 - every stored encounter still loads, and its tracker shows it once the edits settle.
 
+A loop-lag monitor runs on the bot's loop; the run reports its worst stall (timings move
+with the machine, so nothing asserts them: the dice's work bound is asserted, counted, in
+the unit tests). `test_every_dice_bomb_is_answered_where_dice_are_rolled` throws each of
+`tests/e2e/bombs.py` at /roll, /grit damage and /attack (damage, then the defender's
+click; bonus) and reports the worst stall any of them caused.
+
 The bot and the loopback Discord run in their own event loop on a thread, so
 Hypothesis drives plain examples and the whole run can be checked at its end.
 `TABLEHAND_FUZZ_EXAMPLES` sets the budget (the soak test runs a bigger, random one).
@@ -23,6 +30,7 @@ Hypothesis drives plain examples and the whole run can be checked at its end.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import threading
@@ -51,7 +59,15 @@ from bot.sandbox.commandline import (
     CommandSpec,
 )
 from bot.sandbox.harness import running_bot
+from bot.sandbox.lag import LoopLag
 from bot.sandbox.server import LoopbackDiscord
+from tests.e2e.bombs import (
+    BONUS_BOMBS,
+    DICE_BOMBS,
+    FIGHT,
+    SELECTOR_BOMBS,
+    bomb_cases,
+)
 from tests.e2e.conftest import tablehand_bot
 from tests.e2e.invariants import (
     INTERNALS,
@@ -75,28 +91,12 @@ CHANNELS = ("table-1", "table-2", "table-1-side")
 CALLERS = ("gm", "alice", "bob", "admin")
 PLAYERS = ("gm", "alice", "bob")  # who a user option names (owner never plays)
 
-# The fight every example starts from (set up again when it is gone or crowded).
-FIGHT = [
-    ("gm", "/init start mode:finesse"),
-    ("gm", "/init add name:Goblin physical:2 finesse:2 count:2"),
-    ("gm", "/init add name:Lurker hidden:true"),
-    ("alice", "/init join character:Mira physical:4 finesse:3"),
-    ("bob", "/init join character:Brom finesse:1"),
-    ("gm", "/init next"),
-]
 CROWDED = 60
 
 IN_PLAY = [
     "Mira", "Brom", "Goblin 1", "goblin 2", "Lurker", "Vex", "Ruin", "Stunned", "Prone",
     "Root", "Lacerate", "Challenge", "Telepathy", "Teleport", "Active", "Movement", "core",
     "damage:2d8 range:16 radius:3 ruin:2", "charged", "block", "2d6", "1d20+3",
-]  # fmt: skip
-DICE_BOMBS = [
-    "1000000d1000000", "1d1000000", "1000000d6", "1001d6", "1000d1000", "999999999999d2",
-    "1d6" + "+1d6" * 39, "2d20kh1+3", "4d6kh3", "1d6!", "1d0", "0d6", "d", "d%", "1d-1",
-    "-5", "0", "+3", "99999999999999999999", "1e9", "core", "corecore", "1dcore", "2d6*1000",
-    "10000/0", "1d6/0", "((((((((((1))))))))))", "(" * 99 + "1" + ")" * 99, "(" * 100,
-    ")" * 100, "1" + "+1" * 99, "1d6" + "*1d6" * 30, "--1", "1d6 # comment", "NaN", "inf",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "   ", "\t", "\n", "a\nb", "@everyone", "@here", "@everyone @here",
@@ -119,13 +119,20 @@ class Tally:
     clicked: int = 0
     nothing_to_press: int = 0
     commands: Counter[str] = field(default_factory=Counter)
+    worst_stall: float = 0.0  # seconds the bot's loop was held by one case, at worst
+    worst_stall_by: str = ""
+
+    def stalled(self, seconds: float, by: str) -> None:
+        if seconds > self.worst_stall:
+            self.worst_stall, self.worst_stall_by = seconds, by
 
     def line(self) -> str:
         return (
             f"fuzz: {self.examples} cases — {self.refused_by_client} refused by Discord's "
             f"client, {self.answered} commands, {self.autocompleted} autocompletes and "
             f"{self.clicked} clicks answered by the bot ({len(self.commands)} commands; "
-            f"{self.nothing_to_press} clicks found no button)"
+            f"{self.nothing_to_press} clicks found no button); worst event-loop stall "
+            f"{self.worst_stall * 1000:.1f} ms ({self.worst_stall_by[:120]})"
         )
 
 
@@ -138,6 +145,7 @@ class World:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.stack = AsyncExitStack()
         self.table: SandboxTable
+        self.lag: LoopLag
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
@@ -150,16 +158,30 @@ class World:
         bot.trackers.interval = 0  # type: ignore[attr-defined]
         self.table = SandboxTable(server, timeout=10)
         self.table.bot = bot  # type: ignore[attr-defined]
+        # The loopback Discord shares the loop, so its own work counts in the stalls too.
+        self.lag = await self.stack.enter_async_context(LoopLag())
+
+    def stall_of(self, coro: Coroutine[Any, Any, T]) -> tuple[T, float]:
+        """Run `coro` on the loop; return its result and the loop's worst stall meanwhile."""
+        self.run(self.lag.take())
+        result = self.run(coro)
+        return result, self.run(self.lag.take())
 
     def __enter__(self) -> World:
         self.thread.start()
         self.run(self._start())
+        # As `python -m bot` does (freeze_heap): full collections skip what start-up made,
+        # here the test process's too, so the stalls measured are more nearly the bot's.
+        gc.collect()
+        gc.freeze()
         return self
 
     def __exit__(self, *exc: object) -> None:
         try:
             self.run(self.stack.aclose())
+            self.run(_cancel_leftovers())  # or they are destroyed pending, logging errors later
         finally:
+            gc.unfreeze()
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(10)
             self.loop.close()
@@ -167,6 +189,14 @@ class World:
     @property
     def bot(self) -> Tablehand:
         return self.table.bot  # type: ignore[attr-defined, no-any-return]
+
+
+async def _cancel_leftovers() -> None:
+    """Cancel what the bot left running on the loop (views' timeouts) and let it finish."""
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 @pytest.fixture
@@ -190,9 +220,24 @@ def dice() -> st.SearchStrategy[str]:
     nested = st.integers(1, 120).map(lambda k: "(" * k + "1d6" + ")" * k)
     return st.one_of(
         st.sampled_from(DICE_BOMBS),
+        st.sampled_from(SELECTOR_BOMBS),
+        st.sampled_from(BONUS_BOMBS),
         nested,
         st.builds(lambda ps, op: op.join(ps), joined, ops),
+        selector_chains(),
     )
+
+
+def selector_chains() -> st.SearchStrategy[str]:
+    """Big pools under many keep/drop/reroll/explode conditions, cut to 200 characters."""
+    pools = st.sampled_from(["1000d1000", "999d2", "500d6", "1d1", "(1000d6,1)", "(500d6,9)kh1"])
+    condition = st.builds(
+        "{}{}{}".format,
+        st.sampled_from(["k", "p", "rr", "ro", "ra", "e", "mi", "ma"]),
+        st.sampled_from(["", "h", "l", "<", ">"]),
+        st.sampled_from([0, 1, 2, 6, 999, 1000]),
+    )
+    return st.builds(lambda pool, ops: (pool + "".join(ops))[:200], pools, st.lists(condition))
 
 
 def text_values() -> st.SearchStrategy[str]:
@@ -444,7 +489,8 @@ def fuzz(
     def one(action: dict[str, Any]) -> None:
         tally.examples += 1
         seen = len(caplog.records)
-        problems = world.run(attempt(world, action, tally))
+        problems, stalled = world.stall_of(attempt(world, action, tally))
+        tally.stalled(stalled, f"/{action['spec'].name} {action['values']!r}")
         may_ping.update(world.run(fight_people(world)))
         problems += unhandled(caplog.records[seen:])
         assert problems == [], problems
@@ -476,3 +522,62 @@ def test_every_command_survives_a_long_random_fuzz(
     caplog.set_level(logging.WARNING)
     tally = fuzz(world, 10 * EXAMPLES, derandomize=False, caplog=caplog)
     print(tally.line())
+
+
+# Every dice bomb where dice are rolled ------------------------------------------------------
+
+
+async def bomb(world: World, who: str, command: str, options: dict[str, str]) -> list[str]:
+    """Throw one bomb; an attack gets a fresh fight first and its defender's click after."""
+    table, label = world.table, f"/{command} {options!r}"
+    if command == "attack":
+        await fresh_fight(world)
+    spec = next(s for s in table.commands if s.name == command)
+    action = {"spec": spec, "values": options, "focused": None, "user": who}
+    problems = await attempt(world, action | {"channel": "table-1", "click": None}, Tally())
+    prompt = newest_prompt(world)
+    if command == "attack" and prompt is not None:  # the damage is rolled on the click
+        reply = await table.user("gm").click(prompt, 1)
+        if reply.content == APOLOGY:
+            problems.append(f"{label}: the defender's click was answered with the apology")
+        problems += [f"{label}: internals in {m.content[:200]!r}" for m in reply.messages
+                     if INTERNALS.search(message_text(m))]  # fmt: skip
+    return problems
+
+
+async def fresh_fight(world: World) -> None:
+    """End #table-1's fight, if any, and start the fuzz's fight again: everyone can act."""
+    gm = world.table.user("gm")
+    if await stored(world.bot.store, world.table.channel("table-1").id) is not None:
+        await (await gm.run("/init end", channel="table-1")).click("Confirm")
+    await ensure_fight(world)
+
+
+def newest_prompt(world: World) -> Any:
+    """Return #table-1's newest message if it is a defense prompt with live buttons."""
+    messages = world.table.channel("table-1").public_messages
+    last = messages[-1] if messages else None
+    buttons = [b.get("label") for b in last.buttons] if last is not None else []
+    return last if "Block" in buttons or "Dodge" in buttons else None
+
+
+def test_every_dice_bomb_is_answered_where_dice_are_rolled(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A dice bomb at /roll, /grit damage or /attack (damage on the click, bonus) was rolled
+    into an apology, a traceback, an unclear reply or an unhandled error."""
+    caplog.set_level(logging.WARNING)
+    world.bot.trackers.interval = 0  # type: ignore[attr-defined]
+    tally = Tally()
+    problems: list[str] = []
+    for who, command, options in bomb_cases():
+        seen = len(caplog.records)
+        found, stalled = world.stall_of(bomb(world, who, command, options))
+        problems += found + unhandled(caplog.records[seen:])
+        tally.examples += 1
+        tally.stalled(stalled, f"/{command} {options!r}")
+    assert problems == [], problems
+    print(
+        f"dice bombs: {tally.examples} cases; worst event-loop stall "
+        f"{tally.worst_stall * 1000:.1f} ms ({tally.worst_stall_by[:120]})"
+    )

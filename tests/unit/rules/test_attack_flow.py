@@ -127,6 +127,7 @@ def test_sacrifice_needs_an_action_and_a_die() -> None:
         ("+1d10 -1d6", ("1d10",), ("1d6",)),
         ("2d4, -d6", ("2d4",), ("1d6",)),
         ("+ 1d8", ("1d8",), ()),
+        ("+600d6 -400d6", ("600d6",), ("400d6",)),  # 1000 dice: the limit [GAME.md §3]
     ],
 )
 def test_bonus_and_penalty_dice_are_read(
@@ -138,7 +139,13 @@ def test_bonus_and_penalty_dice_are_read(
 
 @pytest.mark.parametrize(
     ("text", "error"),
-    [("+1d10 x", BadInput), ("3", BadInput), ("1d1001", DiceError), ("+1d6 " * 11, BadInput)],
+    [
+        ("+1d10 x", BadInput),
+        ("3", BadInput),
+        ("1d1001", DiceError),
+        ("+1d6 " * 11, BadInput),
+        ("+600d6 -401d6", DiceError),  # 1,001 dice in one roll [GAME.md §3: at most 1000]
+    ],
 )
 def test_bad_bonus_dice_are_refused(text: str, error: type[Exception]) -> None:
     """Malformed, oversized or too many bonus dice were accepted."""

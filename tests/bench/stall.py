@@ -1,0 +1,169 @@
+"""Event-loop stalls: the fuzzer's nastiest dice, thrown at the bot in its own process.
+
+`python -m tests.bench.stall` is `python -m bot run` with a loop-lag monitor
+(`bot.sandbox.lag.LoopLag`: a 1 ms timer's overshoot) on the bot's loop, appending every
+stall over 1 ms to $TABLEHAND_LAG_FILE as "<end, monotonic s> <ms>". The bench's `stall`
+part starts it against the loopback Discord, sets up the fuzz's fight, then throws every
+case of `tests/e2e/bombs.py` at /roll, /grit damage and /attack (the defender's click
+rolls the damage) and reports the worst stall, the case in flight when it ended, and
+the worst stall while the fight was set up with ordinary commands, for comparison.
+Both processes read the same monotonic clock, so a stall is put down to the last case
+sent before it ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+LAG_FILE = "TABLEHAND_LAG_FILE"
+REPORT_OVER_S = 0.001
+SET_UP = "set-up (ordinary commands)"
+
+
+# In the bot's process --------------------------------------------------------------------
+
+
+async def _watched(settings: Any, out: TextIO) -> None:
+    from bot.__main__ import serve
+    from bot.sandbox.lag import LoopLag
+
+    def write(at: float, late: float) -> None:
+        out.write(f"{at:.6f} {late * 1000:.3f}\n")  # a line at a time: read while it runs
+
+    async with LoopLag(on_stall=write, report_over=REPORT_OVER_S):
+        await serve(settings)
+
+
+def main() -> int:
+    """Run the bot as `python -m bot run` does, with the loop-lag monitor on its loop."""
+    from bot.__main__ import configure_logging
+    from bot.config import Settings
+
+    settings = Settings.from_env()
+    configure_logging(settings)
+    with (
+        open(os.environ[LAG_FILE], "a", buffering=1) as out,
+        contextlib.suppress(KeyboardInterrupt),
+    ):
+        asyncio.run(_watched(settings, out))
+    return 0
+
+
+# In the bench's process ------------------------------------------------------------------
+
+
+async def stall(workdir: Path) -> dict[str, Any]:
+    """Throw every dice bomb where dice are rolled; return the worst stalls and their cases."""
+    from bot.sandbox.client import SandboxTable
+    from bot.sandbox.harness import BotProcess
+    from bot.sandbox.server import LoopbackDiscord, SandboxTimeout
+    from tests.e2e.bombs import bomb_cases
+
+    lag_file, db = workdir / "stall-lag.txt", workdir / "stall.db"
+    for stale in (lag_file, db):
+        stale.unlink(missing_ok=True)
+    sent: list[tuple[float, str]] = []  # (monotonic time, case) in the order sent
+    unanswered = 0
+    async with LoopbackDiscord() as server:
+        proc = await BotProcess.start(
+            server,
+            db_path=db,
+            args=("-m", "tests.bench.stall"),
+            env={LAG_FILE: str(lag_file)},
+            log_path=workdir / "stall-tablehand.log",
+        )
+        try:
+            table = SandboxTable(server, timeout=15)
+            await server.wait_idle(quiet=0.5, timeout=30)
+            sent.append((time.monotonic(), SET_UP))
+            await _start_fight(table)
+            cases = bomb_cases()
+            for who, command, options in cases:
+                try:
+                    if command == "attack":  # a fresh fight, so the attacker has an action
+                        sent.append((time.monotonic(), SET_UP))
+                        await _restart_fight(table)
+                    sent.append((time.monotonic(), f"/{command} {options!r}"))
+                    await _throw(table, who, command, options)
+                except SandboxTimeout:  # a stalled bot misses deadlines; the stall is measured
+                    unanswered += 1
+                    await _answers_again(table)
+            await server.wait_idle(quiet=1.5, timeout=30)  # the trackers' last edits
+        finally:
+            await proc.stop()
+    return _summary(_stalls(lag_file), sent, len(cases)) | {"unanswered": unanswered}
+
+
+async def _start_fight(table: Any) -> None:
+    from tests.e2e.bombs import FIGHT
+
+    for who, line in FIGHT:
+        await table.user(who).run(line, channel="table-1")
+
+
+async def _restart_fight(table: Any) -> None:
+    end = await table.user("gm").run("/init end", channel="table-1")
+    await end.click("Confirm")
+    await _start_fight(table)
+
+
+async def _throw(table: Any, who: str, command: str, options: dict[str, str]) -> None:
+    from bot.sandbox.client import UsageError
+
+    try:
+        await table.user(who).command(command, channel="table-1", options=options)
+    except UsageError:  # longer than Discord's client sends: never reaches the bot
+        return
+    messages = table.channel("table-1").public_messages
+    prompt = messages[-1] if messages else None
+    labels = [b.get("label") for b in prompt.buttons] if prompt is not None else []
+    if command == "attack" and ("Block" in labels or "Dodge" in labels):
+        await table.user("gm").click(prompt, 1)  # the damage is rolled now
+
+
+async def _answers_again(table: Any, tries: int = 20) -> None:
+    """Wait until the bot answers a command again (after a stall longer than the timeout)."""
+    from bot.sandbox.server import SandboxTimeout
+
+    for _ in range(tries):
+        with contextlib.suppress(SandboxTimeout):
+            await table.user("gm").run("/init list", channel="table-1")
+            return
+
+
+def _stalls(path: Path) -> list[tuple[float, float]]:
+    if not path.exists():
+        return []
+    rows = (line.split() for line in path.read_text().splitlines() if line.strip())
+    return [(float(at), float(ms)) for at, ms in rows]
+
+
+def _summary(
+    stalls: list[tuple[float, float]], sent: list[tuple[float, str]], cases: int
+) -> dict[str, Any]:
+    worst: dict[str, float] = {}
+    for at, ms in stalls:
+        before = [case for started, case in sent if started <= at]
+        if before:  # stalls before the first command are start-up's, measured elsewhere
+            worst[before[-1]] = max(worst.get(before[-1], 0.0), ms)
+    bombs = {case: ms for case, ms in worst.items() if case != SET_UP}
+    by = max(bombs, key=bombs.__getitem__) if bombs else None
+    ranked = sorted(bombs.items(), key=lambda kv: kv[1], reverse=True)
+    return {
+        "cases": cases,
+        "stalls_over_1ms": len(stalls),
+        "worst_stall_ms": bombs[by] if by else 0.0,
+        "worst_case": by,
+        "worst_set_up_stall_ms": worst.get(SET_UP, 0.0),
+        "top": [{"case": case[:160], "ms": ms} for case, ms in ranked[:5]],
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())
