@@ -309,25 +309,28 @@ def _size(number: d20.Number) -> int:
     return 1 + sum(_size(child) for child in number.children)
 
 
+class _Fresh(d20.Set):
+    """Dice just rolled by a reroll or explosion: the only ones a pointwise condition rereads."""
+
+    __slots__ = ()
+
+
 def _weight(target: d20.Number) -> int:
     # What one selector's look at a pool costs: its dice, or its entries' sizes.
-    if isinstance(target, d20.Dice):
+    if isinstance(target, d20.Dice | _Fresh):
         return len(target.values)
     return sum(_size(value) for value in target.set)
 
 
 class _CountedOperator(d20.SetOperator):
-    __slots__ = ("_context",)
+    __slots__ = ("_context", "_pointwise")
 
     @classmethod
     def counted(cls, node: diceast.SetOperator, context: _SeededContext) -> _CountedOperator:
         operator = cls.from_ast(node)
         operator._context = context
+        operator._pointwise = all(selector.cat in _POINTWISE for selector in operator.sels)
         return operator
-
-    @property
-    def _pointwise(self) -> bool:
-        return all(selector.cat in _POINTWISE for selector in self.sels)
 
     def select(self, target: d20.Number, max_targets: int | None = None) -> set[d20.Number]:
         chosen: set[d20.Number] = set()
@@ -355,7 +358,7 @@ class _CountedOperator(d20.SetOperator):
             for die in rolled:
                 die.reroll()
             candidates = rolled if self._pointwise else target.values
-            chosen = self.select(d20.Set(rolled) if self._pointwise else target)
+            chosen = self.select(_Fresh(rolled) if self._pointwise else target)
 
     def reroll_once(self, target: d20.Dice) -> None:
         chosen = self.select(target)
@@ -375,7 +378,7 @@ class _CountedOperator(d20.SetOperator):
             exploded.update(fired)
             if self._pointwise:
                 candidates = target.values[fresh:]
-                chosen = self.select(d20.Set(candidates))
+                chosen = self.select(_Fresh(candidates))
             else:
                 candidates = target.values
                 chosen = self.select(target) - exploded
