@@ -2,22 +2,39 @@
 
     async with LoopLag() as lag:
         await something()
-        stalled = await lag.take()  # seconds: the worst stall since the last take
+        stall = await lag.take()  # the worst since the last take: .late and .busy, in s
 
 A task sleeps `interval` again and again on the loop it runs in; whatever holds the loop
 (a roll, a render, a blocking call) makes that sleep end late by as long as it held it.
-Timings move with the machine's load, so this measures (the fuzz report, `make bench`);
-tests assert work that can be counted instead.
+`late` is wall-clock time, so on a busy machine it also counts the moments the process
+was not scheduled at all; `busy` is the loop thread's own CPU time over the same interval
+(what the loop's work cost, whatever else the machine was doing). Timings move with the
+machine, so this measures (the fuzz report, `make bench`); tests assert counted work.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import TracebackType
 
-Stalled = Callable[[float, float], None]  # (loop time at the end of a stall, its length in s)
+
+@dataclass(frozen=True)
+class Stall:
+    """One interval of the timer: how late it woke and the loop thread's CPU time meanwhile."""
+
+    late: float = 0.0
+    busy: float = 0.0
+
+    def worse(self, other: Stall) -> Stall:
+        """Return the worst of both, measure by measure."""
+        return Stall(max(self.late, other.late), max(self.busy, other.busy))
+
+
+Stalled = Callable[[float, Stall], None]  # (loop time at the end of a stall, the stall)
 
 
 class LoopLag:
@@ -29,8 +46,8 @@ class LoopLag:
         self.interval = interval
         self.on_stall = on_stall
         self.report_over = report_over
-        self.worst = 0.0  # since the last take
-        self.worst_ever = 0.0
+        self.worst = Stall()  # since the last take
+        self.worst_ever = Stall()
         self._task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> LoopLag:
@@ -51,18 +68,21 @@ class LoopLag:
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            before = loop.time()
+            before, cpu = loop.time(), time.thread_time()
             await asyncio.sleep(self.interval)
             now = loop.time()
-            late = max(0.0, now - before - self.interval)
-            self.worst = max(self.worst, late)
-            self.worst_ever = max(self.worst_ever, late)
-            if self.on_stall is not None and late > self.report_over:
-                self.on_stall(now, late)
+            stall = Stall(
+                late=max(0.0, now - before - self.interval),
+                busy=time.thread_time() - cpu,
+            )
+            self.worst = self.worst.worse(stall)
+            self.worst_ever = self.worst_ever.worse(stall)
+            if self.on_stall is not None and stall.late > self.report_over:
+                self.on_stall(now, stall)
 
-    async def take(self) -> float:
-        """Return the worst stall since the last take, in seconds, and start counting again."""
+    async def take(self) -> Stall:
+        """Return the worst stall since the last take, and start counting again."""
         # Two ticks first, so a stall that ended just before this call is counted in it.
         await asyncio.sleep(2 * self.interval)
-        worst, self.worst = self.worst, 0.0
+        worst, self.worst = self.worst, Stall()
         return worst

@@ -2,7 +2,9 @@
 
 `python -m tests.bench.stall` is `python -m bot run` with a loop-lag monitor
 (`bot.sandbox.lag.LoopLag`: a 1 ms timer's overshoot) on the bot's loop, appending every
-stall over 1 ms to $TABLEHAND_LAG_FILE as "<end, monotonic s> <ms>". The bench's `stall`
+stall over 1 ms to $TABLEHAND_LAG_FILE as "<end, monotonic s> <wall ms> <loop CPU ms>".
+The CPU time is the loop thread's own over the stall: on a machine busy with other work
+the wall time also counts moments the bot was not scheduled at all. The bench's `stall`
 part starts it against the loopback Discord, sets up the fuzz's fight, then throws every
 case of `tests/e2e/bombs.py` at /roll, /grit damage and /attack (the defender's click
 rolls the damage) and reports the worst stall, the case in flight when it ended, and
@@ -31,10 +33,11 @@ SET_UP = "set-up (ordinary commands)"
 
 async def _watched(settings: Any, out: TextIO) -> None:
     from bot.__main__ import serve
-    from bot.sandbox.lag import LoopLag
+    from bot.sandbox.lag import LoopLag, Stall
 
-    def write(at: float, late: float) -> None:
-        out.write(f"{at:.6f} {late * 1000:.3f}\n")  # a line at a time: read while it runs
+    def write(at: float, stall: Stall) -> None:
+        # A line at a time, read once the run is over: end, wall ms, the loop's own CPU ms.
+        out.write(f"{at:.6f} {stall.late * 1000:.3f} {stall.busy * 1000:.3f}\n")
 
     async with LoopLag(on_stall=write, report_over=REPORT_OVER_S):
         await serve(settings)
@@ -137,31 +140,38 @@ async def _answers_again(table: Any, tries: int = 20) -> None:
             return
 
 
-def _stalls(path: Path) -> list[tuple[float, float]]:
+def _stalls(path: Path) -> list[tuple[float, float, float]]:
     if not path.exists():
         return []
     rows = (line.split() for line in path.read_text().splitlines() if line.strip())
-    return [(float(at), float(ms)) for at, ms in rows]
+    return [(float(at), float(late), float(busy)) for at, late, busy in rows]
 
 
 def _summary(
-    stalls: list[tuple[float, float]], sent: list[tuple[float, str]], cases: int
+    stalls: list[tuple[float, float, float]], sent: list[tuple[float, str]], cases: int
 ) -> dict[str, Any]:
-    worst: dict[str, float] = {}
-    for at, ms in stalls:
+    late: dict[str, float] = {}
+    busy: dict[str, float] = {}
+    for at, wall, cpu in stalls:
         before = [case for started, case in sent if started <= at]
         if before:  # stalls before the first command are start-up's, measured elsewhere
-            worst[before[-1]] = max(worst.get(before[-1], 0.0), ms)
-    bombs = {case: ms for case, ms in worst.items() if case != SET_UP}
+            late[before[-1]] = max(late.get(before[-1], 0.0), wall)
+            busy[before[-1]] = max(busy.get(before[-1], 0.0), cpu)
+    bombs = {case: ms for case, ms in late.items() if case != SET_UP}
+    worked = {case: ms for case, ms in busy.items() if case != SET_UP}
     by = max(bombs, key=bombs.__getitem__) if bombs else None
+    busiest = max(worked, key=worked.__getitem__) if worked else None
     ranked = sorted(bombs.items(), key=lambda kv: kv[1], reverse=True)
     return {
         "cases": cases,
         "stalls_over_1ms": len(stalls),
         "worst_stall_ms": bombs[by] if by else 0.0,
         "worst_case": by,
-        "worst_set_up_stall_ms": worst.get(SET_UP, 0.0),
-        "top": [{"case": case[:160], "ms": ms} for case, ms in ranked[:5]],
+        "worst_busy_ms": worked[busiest] if busiest else 0.0,
+        "worst_busy_case": busiest,
+        "worst_set_up_stall_ms": late.get(SET_UP, 0.0),
+        "worst_set_up_busy_ms": busy.get(SET_UP, 0.0),
+        "top": [{"case": case[:160], "ms": ms, "busy_ms": busy[case]} for case, ms in ranked[:5]],
     }
 
 

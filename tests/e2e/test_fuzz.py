@@ -16,9 +16,9 @@ beyond ±2^53) never reaches the bot and is counted apart. For the rest:
   anyone but the players and GMs of a fight; `owner` (never in one) is never pinged;
 - every stored encounter still loads, and its tracker shows it once the edits settle.
 
-A loop-lag monitor runs on the bot's loop; the run reports its worst stall (timings move
-with the machine, so nothing asserts them: the dice's work bound is asserted, counted, in
-the unit tests). `test_every_dice_bomb_is_answered_where_dice_are_rolled` throws each of
+A loop-lag monitor runs on the bot's loop; the run reports its worst stall, and the most
+CPU the loop spent in one (timings move with the machine, so nothing asserts them: the
+dice's work bound is asserted, counted, in the unit tests). `test_every_dice_bomb_is_answered_where_dice_are_rolled` throws each of
 `tests/e2e/bombs.py` at /roll, /grit damage and /attack (damage, then the defender's
 click; bonus) and reports the worst stall any of them caused.
 
@@ -59,7 +59,7 @@ from bot.sandbox.commandline import (
     CommandSpec,
 )
 from bot.sandbox.harness import running_bot
-from bot.sandbox.lag import LoopLag
+from bot.sandbox.lag import LoopLag, Stall
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.bombs import (
     BONUS_BOMBS,
@@ -119,20 +119,30 @@ class Tally:
     clicked: int = 0
     nothing_to_press: int = 0
     commands: Counter[str] = field(default_factory=Counter)
-    worst_stall: float = 0.0  # seconds the bot's loop was held by one case, at worst
+    worst_stall: Stall = field(default_factory=Stall)  # the loop held by one case, at worst
     worst_stall_by: str = ""
+    worst_busy: Stall = field(default_factory=Stall)  # the loop's own CPU in one stall
+    worst_busy_by: str = ""
 
-    def stalled(self, seconds: float, by: str) -> None:
-        if seconds > self.worst_stall:
-            self.worst_stall, self.worst_stall_by = seconds, by
+    def stalled(self, stall: Stall, by: str) -> None:
+        if stall.late > self.worst_stall.late:
+            self.worst_stall, self.worst_stall_by = stall, by
+        if stall.busy > self.worst_busy.busy:
+            self.worst_busy, self.worst_busy_by = stall, by
+
+    def stall_line(self) -> str:
+        return (
+            f"worst event-loop stall {self.worst_stall.late * 1000:.1f} ms "
+            f"({self.worst_stall_by[:100]}); most of the loop's own CPU in one stall "
+            f"{self.worst_busy.busy * 1000:.1f} ms ({self.worst_busy_by[:100]})"
+        )
 
     def line(self) -> str:
         return (
             f"fuzz: {self.examples} cases — {self.refused_by_client} refused by Discord's "
             f"client, {self.answered} commands, {self.autocompleted} autocompletes and "
             f"{self.clicked} clicks answered by the bot ({len(self.commands)} commands; "
-            f"{self.nothing_to_press} clicks found no button); worst event-loop stall "
-            f"{self.worst_stall * 1000:.1f} ms ({self.worst_stall_by[:120]})"
+            f"{self.nothing_to_press} clicks found no button); {self.stall_line()}"
         )
 
 
@@ -161,7 +171,7 @@ class World:
         # The loopback Discord shares the loop, so its own work counts in the stalls too.
         self.lag = await self.stack.enter_async_context(LoopLag())
 
-    def stall_of(self, coro: Coroutine[Any, Any, T]) -> tuple[T, float]:
+    def stall_of(self, coro: Coroutine[Any, Any, T]) -> tuple[T, Stall]:
         """Run `coro` on the loop; return its result and the loop's worst stall meanwhile."""
         self.run(self.lag.take())
         result = self.run(coro)
@@ -577,7 +587,4 @@ def test_every_dice_bomb_is_answered_where_dice_are_rolled(
         tally.examples += 1
         tally.stalled(stalled, f"/{command} {options!r}")
     assert problems == [], problems
-    print(
-        f"dice bombs: {tally.examples} cases; worst event-loop stall "
-        f"{tally.worst_stall * 1000:.1f} ms ({tally.worst_stall_by[:120]})"
-    )
+    print(f"dice bombs: {tally.examples} cases; {tally.stall_line()}")
