@@ -546,7 +546,7 @@ def _check_limits(tree: diceast.Node) -> None:
     checks = _worst_checks(tree, MAX_DICE - dice)[0]
     if checks > MAX_DIE_CHECKS:
         raise DiceError(
-            f"A roll's keep, drop, reroll and explode conditions can check at most "
+            f"A roll's conditions (keep, drop, reroll, explode, min, max) can check at most "
             f"{MAX_DIE_CHECKS:,} dice in all; this one could check {checks:,}. "
             "Use fewer dice or fewer conditions."
         )

@@ -177,8 +177,8 @@ async def test_a_check_needs_someone_to_roll(fight) -> None:
 
 SELECTOR_BOMB = "1000d1000" + "k>0" * 63  # 198 characters: 63 conditions × 1000 dice
 BOMB_REFUSAL = (
-    "A roll's keep, drop, reroll and explode conditions can check at most 10,000 dice in all; "
-    "this one could check 63,000. Use fewer dice or fewer conditions."
+    "A roll's conditions (keep, drop, reroll, explode, min, max) can check at most 10,000 "
+    "dice in all; this one could check 63,000. Use fewer dice or fewer conditions."
 )
 
 
