@@ -65,7 +65,7 @@ async def stall(workdir: Path) -> dict[str, Any]:
     """Throw every dice bomb where dice are rolled; return the worst stalls and their cases."""
     from bot.sandbox.client import SandboxTable
     from bot.sandbox.harness import BotProcess
-    from bot.sandbox.server import LoopbackDiscord, SandboxTimeout
+    from bot.sandbox.server import LoopbackDiscord, SandboxError, SandboxTimeout
     from tests.e2e.bombs import bomb_cases
 
     lag_file, db = workdir / "stall-lag.txt", workdir / "stall.db"
@@ -94,8 +94,8 @@ async def stall(workdir: Path) -> dict[str, Any]:
                         await _restart_fight(table)
                     sent.append((time.monotonic(), f"/{command} {options!r}"))
                     await _throw(table, who, command, options)
-                except SandboxTimeout:  # a stalled bot misses deadlines; the stall is measured
-                    unanswered += 1
+                except (SandboxTimeout, SandboxError):  # a stall past the 3 s deadline (or
+                    unanswered += 1  # its fallout: no Confirm to press); still measured
                     await _answers_again(table)
             await server.wait_idle(quiet=1.5, timeout=30)  # the trackers' last edits
         finally:
