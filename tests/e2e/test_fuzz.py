@@ -4,9 +4,9 @@ Values come from each option's type, choices and limits, and beyond them: number
 past and far past the limits, empty, blank, 2,000-character and unicode strings,
 `@everyone`, role and user mentions, markdown, dice bombs (`1000000d1000000`),
 selector-heavy dice (`1000d1000k>0k>0…`) and `((((…` nesting, and the names in play (so
-commands get past "not found"). What
-Discord's own client refuses (`UsageError`: types, choices, min/max, lengths; integers
-beyond ±2^53) never reaches the bot and is counted apart. For the rest:
+commands get past "not found"). What Discord's own client refuses (`UsageError`: types,
+choices, min/max, lengths; integers beyond ±2^53) never reaches the bot and is counted
+apart. For the rest:
 
 - the bot answers every interaction, never with the apology for a bug, and logs
   nothing unhandled;
@@ -18,9 +18,9 @@ beyond ±2^53) never reaches the bot and is counted apart. For the rest:
 
 A loop-lag monitor runs on the bot's loop; the run reports its worst stall, and the most
 CPU the loop spent in one (timings move with the machine, so nothing asserts them: the
-dice's work bound is asserted, counted, in the unit tests). `test_every_dice_bomb_is_answered_where_dice_are_rolled` throws each of
-`tests/e2e/bombs.py` at /roll, /grit damage and /attack (damage, then the defender's
-click; bonus) and reports the worst stall any of them caused.
+dice's work bound is asserted, counted, in the unit tests). The dice-bomb test throws
+each of `tests/e2e/bombs.py` at /roll, /grit damage and /attack (damage, then the
+defender's click; bonus) and reports the worst stall any of them caused.
 
 The bot and the loopback Discord run in their own event loop on a thread, so
 Hypothesis drives plain examples and the whole run can be checked at its end.
