@@ -1,18 +1,16 @@
 """/roll and /check end to end: free dice with the limits, `core`, challenge levels, time.
 
-The dice are exact: each test seeds `bot.rng` just before the command; the comments
-quote what `random.Random(seed)` draws.
+The dice are exact: each test scripts the faces the bot draws (`script(table, d20(8))`).
 """
 
 from __future__ import annotations
-
-import random
-import re
 
 import pytest
 
 from bot.rules.models import Character
 from bot.sandbox.client import SandboxTable
+from tests.e2e.helpers import script
+from tests.scripted import d6, d10, d12, d20, d1000
 
 pytestmark = pytest.mark.e2e
 
@@ -27,17 +25,12 @@ async def fight(make_table) -> SandboxTable:
     return table
 
 
-def seed(table: SandboxTable, n: int) -> None:
-    """Make the bot's next draws those of random.Random(n)."""
-    table.bot.rng = random.Random(n)  # type: ignore[attr-defined]
-
-
 # /roll
 
 
 async def test_roll_shows_every_die_and_the_total(fight) -> None:
     """/roll 2d6+3 did not show both faces and the total, publicly."""
-    seed(fight, 3)  # 2, 5
+    script(fight, d6(2), d6(5))
     rolled = await fight.user("bob").run("/roll expression:2d6+3")
     assert not rolled.ephemeral
     assert rolled.content == "🎲 **Bob** rolls 2d6 (2, 5) + 3 = `10`"
@@ -45,26 +38,23 @@ async def test_roll_shows_every_die_and_the_total(fight) -> None:
 
 async def test_roll_keeps_the_highest_dice(fight) -> None:
     """/roll 4d6kh3 did not strike the dropped die."""
-    seed(fight, 3)  # 2, 5, 5, 2
+    script(fight, d6(2), d6(5), d6(5), d6(2))
     rolled = await fight.user("bob").run("/roll expression:4d6kh3")
     assert rolled.content == "🎲 **Bob** rolls 4d6kh3 (2, 5, 5, ~~2~~) = `12`"
 
 
 async def test_core_is_the_callers_combatant_die(fight) -> None:
     """`core` was not the caller's combatant's die (Mira: d20)."""
-    seed(fight, 3)  # d20 → 10
+    script(fight, d20(10))
     rolled = await fight.user("alice").run("/roll expression:core+2")
-    expected = random.Random(3).randint(1, 20)
-    assert rolled.content == (
-        f"🎲 **Alice** rolls 1d20 ({expected}) + 2 = `{expected + 2}` (core = d20)"
-    )
+    assert rolled.content == "🎲 **Alice** rolls 1d20 (10) + 2 = `12` (core = d20)"
 
 
 async def test_core_follows_grit_down(fight) -> None:
     """`core` did not become a d12 once Mira's Grit fell to Reduced."""
     async with fight.bot.store.channel(fight.channel("table-1").id) as state:  # type: ignore[attr-defined]
         state.require_encounter().combatants[1].grit = 15
-    seed(fight, 20)  # d12 → 12
+    script(fight, d12(12))
     rolled = await fight.user("alice").run("/roll expression:core")
     assert (
         rolled.content == "🎲 **Alice** rolls 1d12 (**12**) = `12` (core = d12)"
@@ -79,10 +69,9 @@ async def test_core_outside_a_fight_is_the_active_characters_die(fight) -> None:
         Character(guild_id=guild, owner_id=bob.id, name="Brom", grit=7)
     )
     await store.set_active_character(guild, bob.id, brom.id)
-    seed(fight, 3)
+    script(fight, d10(4))
     rolled = await bob.run("/roll expression:core", channel="table-2")
-    face = random.Random(3).randint(1, 10)
-    assert rolled.content == f"🎲 **Bob** rolls 1d10 ({face}) = `{face}` (core = d10)"
+    assert rolled.content == "🎲 **Bob** rolls 1d10 (4) = `4` (core = d10)"
 
 
 async def test_core_without_a_combatant_or_character_is_refused(fight) -> None:
@@ -118,7 +107,7 @@ async def test_a_bad_expression_is_refused_privately(fight, expression: str, mes
 
 async def test_a_check_taking_twice_as_long_adds_three(fight) -> None:
     """A Fair check taking double time did not add +3 to d20 8 + trait 3."""
-    seed(fight, 3)  # d20 → 8
+    script(fight, d20(8))
     checked = await fight.user("alice").run("/check trait:3 difficulty:9 time:double")
     assert not checked.ephemeral
     assert checked.content == (
@@ -128,7 +117,7 @@ async def test_a_check_taking_twice_as_long_adds_three(fight) -> None:
 
 async def test_a_rushed_check_raises_the_level(fight) -> None:
     """A Fair check in half the time did not have to reach 12."""
-    seed(fight, 3)  # d20 → 8
+    script(fight, d20(8))
     checked = await fight.user("alice").run("/check trait:3 difficulty:9 time:half")
     assert checked.content == (
         "🎯 **Mira** checks against 12 (Fair 9 +3 half time): d20 **8** · Trait +3 "
@@ -138,7 +127,7 @@ async def test_a_rushed_check_raises_the_level(fight) -> None:
 
 async def test_a_natural_one_fails_a_check(fight) -> None:
     """A natural 1 on a Trivial check with a big trait did not fail on Risk."""
-    seed(fight, 31)  # d20 → 1
+    script(fight, d20(1))
     checked = await fight.user("alice").run("/check trait:20 difficulty:3 modifier:2")
     assert checked.content == (
         "🎯 **Mira** checks against Trivial 3: d20 **1** · Trait +20 · Modifier +2 → **23** — "
@@ -148,7 +137,7 @@ async def test_a_natural_one_fails_a_check(fight) -> None:
 
 async def test_the_gm_checks_for_an_npc_with_its_die(fight) -> None:
     """The GM's check for the Goblin (Grit 15) did not roll a d12."""
-    seed(fight, 20)  # d12 → 12
+    script(fight, d12(12))
     checked = await fight.user("gm").run("/check trait:0 difficulty:21 combatant:Goblin")
     assert checked.content == (
         "🎯 **Goblin** checks against Inconceivable 21: d12 **12** · Trait +0 → **12** — "
@@ -193,12 +182,10 @@ async def test_a_roll_of_too_much_work_is_refused_before_rolling(fight) -> None:
 
 async def test_a_big_keep_within_the_work_bound_still_rolls(fight) -> None:
     """/roll 1000d6kh3 (each of 1,000 dice checked once) was refused."""
-    seed(fight, 3)
-    draws = random.Random(3)
-    best = sum(sorted(draws.randrange(6) + 1 for _ in range(1000))[-3:])
+    script(fight, *[d6(1)] * 997, d6(6), d6(5), d6(6))  # the best three: 6 + 5 + 6
     rolled = await fight.user("bob").run("/roll expression:1000d6kh3")
     assert not rolled.ephemeral
-    assert rolled.content == f"🎲 **Bob** rolls 1000d6kh3 = `{best}` (1000 dice, too many to list)"
+    assert rolled.content == "🎲 **Bob** rolls 1000d6kh3 = `17` (1000 dice, too many to list)"
 
 
 async def test_grit_damage_of_too_much_work_is_refused_and_changes_nothing(fight) -> None:
@@ -227,12 +214,12 @@ async def goblin_grit(table: SandboxTable) -> int:
 
 async def test_an_attack_with_a_thousand_bonus_dice_shows_their_total(fight) -> None:
     """/attack bonus:+1000d1000 was answered with the apology: its faces overflowed a field."""
-    seed(fight, 5)
+    script(fight, d20(10), *[d1000(2)] * 1000)  # Mira's attack; a thousand bonus dice
     prompt = await fight.user("alice").run("/attack target:Goblin bonus:+1000d1000")
     assert not prompt.ephemeral, prompt.content
     attack = next(f["value"] for f in prompt.embed["fields"] if f["name"] == "Attack")
     assert len(attack) <= 1024
-    assert re.search(r" · Bonus 1000d1000 \+\d+ · Physical \+4", attack), attack
+    assert " · Bonus 1000d1000 +2000 · Physical +4" in attack, attack
 
 
 async def test_bonus_and_penalty_dice_are_one_rolls_thousand_dice_at_most(fight) -> None:
