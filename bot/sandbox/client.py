@@ -75,6 +75,11 @@ class SandboxTable:
         """Return a live view of a channel or thread (`table-1`, `#table-2`, an id)."""
         return ChannelView(self, self.server.channel(name or self.default_channel))
 
+    def dm(self, user: str | SandboxUser) -> ChannelView:
+        """Return a live view of a person's direct messages with the bot."""
+        member = user.member if isinstance(user, SandboxUser) else self.server.member(user)
+        return ChannelView(self, self.server.dm_channel(member))
+
     def names(self) -> Names:
         """Return the mention resolver for rendering (`<@id>` → `@alice`)."""
         guild = self.server.guild
@@ -102,10 +107,18 @@ class SandboxTable:
         """Return every invocable slash command the bot synced for the guild (leaves: `init start`)."""
         return command_specs(self.server.synced_commands())
 
-    def command(self, name: str) -> CommandSpec:
+    def commands_in(self, channel: Channel, member: Member | None = None) -> list[CommandSpec]:
+        """Return the commands Discord's client offers here (to this member, if given)."""
+        roots = self.server.commands_in(channel)
+        if member is not None:
+            roots = [r for r in roots if self.server.command_refusal(r, member, channel) is None]
+        return command_specs(roots)
+
+    def command(self, name: str, channel: Channel | None = None) -> CommandSpec:
         """Return a synced command by its full name (`init start`, `/roll`)."""
         words = name.strip().lstrip("/").split()
-        spec, rest = find_command(self.commands, words)
+        commands = self.commands if channel is None else self.commands_in(channel)
+        spec, rest = find_command(commands, words)
         if rest:
             raise UsageError(f"no command /{' '.join(words)}")
         return spec
@@ -164,10 +177,25 @@ class SandboxUser:
         Option names that are Python keywords take a trailing underscore (`for_="attack"`).
         """
         parsed = parse_line(line)
-        spec, positional = find_command(self.table.commands, parsed.words)
+        spec, positional = self._find(parsed.words, channel)
         values: dict[str, Any] = dict(parsed.options)
         values.update(options)
         return await self._invoke(spec, values, positional, channel, timeout)
+
+    def _find(
+        self, words: list[str], channel: str | int | Channel | ChannelView | None
+    ) -> tuple[CommandSpec, list[str]]:
+        """Pick the typed command among those registered where the channel is; is it offered?"""
+        ch = self._channel(channel)
+        spec, rest = find_command(self.table.commands_in(ch), words)
+        self._offered(spec, ch)
+        return spec, rest
+
+    def _offered(self, spec: CommandSpec, channel: Channel) -> None:
+        """Refuse as Discord's client does: a command not offered to this member here."""
+        refusal = self.table.server.command_refusal(spec.root, self.member, channel)
+        if refusal:
+            raise UsageError(refusal)
 
     async def command(
         self,
@@ -178,7 +206,9 @@ class SandboxUser:
         timeout: float | None = None,
     ) -> InteractionResult:
         """Invoke a slash command by name (`"init start"`) with an options dict."""
-        spec = self.table.command(name)
+        spec, rest = self._find(name.strip().lstrip("/").split(), channel)
+        if rest:
+            raise UsageError(f"no command /{name.strip().lstrip('/')}")
         return await self._invoke(spec, dict(options or {}), [], channel, timeout)
 
     def send_command(
@@ -190,7 +220,7 @@ class SandboxUser:
     ) -> InteractionResult:
         """Dispatch a slash command without waiting for the answer (for concurrency tests)."""
         parsed = parse_line(line)
-        spec, positional = find_command(self.table.commands, parsed.words)
+        spec, positional = self._find(parsed.words, channel)
         values: dict[str, Any] = dict(parsed.options) | options
         ch = self._channel(channel)
         data = build_command_data(
@@ -239,7 +269,9 @@ class SandboxUser:
         timeout: float | None = None,
     ) -> list[dict[str, Any]]:
         """Type into an autocomplete option; return the choices the bot offers (name/value dicts)."""
-        spec = self.table.command(command)
+        spec, rest = self._find(command.strip().lstrip("/").split(), channel)
+        if rest:
+            raise UsageError(f"no command /{command.strip().lstrip('/')}")
         values = dict(options or {}) | {option: typed}
         data = build_command_data(
             spec, values, guild=self.table.server.guild, invoker=self.member, focused=option.lower()
@@ -312,7 +344,10 @@ class SandboxUser:
         *,
         timeout: float | None = None,
     ) -> InteractionResult:
-        """Fill in and submit the modal a result opened (text inputs by custom_id)."""
+        """Fill in and submit the modal a result opened (text inputs by custom_id).
+
+        A field not given keeps what the bot filled in (its `value`), as Discord's form does.
+        """
         modal = result.record.modal
         if modal is None:
             raise SandboxError(f"{result.record.label} opened no modal")
@@ -326,7 +361,7 @@ class SandboxUser:
                             {
                                 "type": 4,
                                 "custom_id": c["custom_id"],
-                                "value": values.get(c["custom_id"], ""),
+                                "value": values.get(c["custom_id"], c.get("value") or ""),
                             }
                         ],
                     }

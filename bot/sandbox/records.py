@@ -66,7 +66,7 @@ class StoredMessage:
 
     id: int
     channel_id: int
-    guild_id: int
+    guild_id: int | None  # None in a direct message
     author: User
     content: str = ""
     embeds: list[dict[str, Any]] = field(default_factory=list)
@@ -187,7 +187,6 @@ class StoredMessage:
             "id": str(self.id),
             "type": self.type,
             "channel_id": str(self.channel_id),
-            "guild_id": str(self.guild_id),
             "author": self.author.payload(),
             "content": self.content,
             "timestamp": iso(self.created_at),
@@ -206,6 +205,8 @@ class StoredMessage:
             "pinned": self.pinned,
             "flags": self.flags,
         }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
         if self.nonce is not None:
             data["nonce"] = self.nonce
         if self.message_reference:
@@ -218,7 +219,7 @@ class StoredMessage:
                 "id": str(self.interaction_id),
                 "type": self.interaction_type,
                 "user": self.interaction_user.payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": str(self.guild_id or 0)},
             }
             data["interaction"] = {
                 "id": str(self.interaction_id),

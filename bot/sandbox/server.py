@@ -56,7 +56,7 @@ from bot.sandbox.records import (
 )
 from bot.sandbox.snowflake import SnowflakeGenerator, iso
 from bot.sandbox.validate import check_choices, check_commands, check_message
-from bot.sandbox.world import Channel, Guild, Member, User
+from bot.sandbox.world import DM, Channel, Guild, Member, User
 
 log = logging.getLogger("bot.sandbox.server")
 
@@ -84,6 +84,18 @@ READ_HISTORY = P(read_message_history=True).value
 MANAGE_MESSAGES = P(manage_messages=True).value
 PIN = P(pin_messages=True).value
 VIEW = P(view_channel=True).value
+ADMINISTRATOR = P(administrator=True).value
+# What an app may do in a direct message with its bot user.
+DM_APP_PERMISSIONS = P(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+).value
+PERMISSION_NAMES = {"manage_guild": "Manage Server"}  # where Discord's UI names a flag otherwise
 
 
 class SandboxError(Exception):
@@ -293,6 +305,9 @@ class LoopbackDiscord:
         self._by_token: dict[str, InteractionRecord] = {}
         self.commands: dict[int | None, dict[str, dict[str, Any]]] = {}  # scope (guild id / None)
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        # Server settings → Integrations: a command turned on or off for a member or role.
+        self.command_permissions: dict[str, dict[int, bool]] = {}
+        self.dm_channels: dict[int, Channel] = {}  # channel id -> a person's DM with the bot
         self.calls: list[RestCall] = []
         self.unknown_routes: list[RestCall] = []
         self.stats = GatewayStats()
@@ -804,11 +819,11 @@ class LoopbackDiscord:
     # ------------------------------------------------------------------ lookups
 
     def channel(self, key: int | str | Channel) -> Channel:
-        """Return a channel or thread by id or name."""
+        """Return a channel or thread by id or name (a direct message channel by id)."""
         if isinstance(key, Channel):
             return key
         if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
-            found = self.guild.channels.get(int(key))
+            found = self.guild.channels.get(int(key)) or self.dm_channels.get(int(key))
         else:
             found = self.guild.channel_named(key)
         if found is None:
@@ -828,6 +843,58 @@ class LoopbackDiscord:
             names = ", ".join(m.name for m in self.guild.people())
             raise SandboxError(f"no member {key!r}; members: {names}")
         return found
+
+    def dm_channel(self, member: Member | str) -> Channel:
+        """Return a person's direct message channel with the bot, opening it the first time."""
+        member = self.member(member)
+        for channel in self.dm_channels.values():
+            if channel.recipient is not None and channel.recipient.id == member.id:
+                return channel
+        channel = Channel(self.ids.next(), f"@{member.name}", type=DM, recipient=member.user)
+        self.dm_channels[channel.id] = channel
+        return channel
+
+    def commands_in(self, channel: Channel) -> list[dict[str, Any]]:
+        """Return the commands registered where the channel is: global ones in a DM."""
+        if channel.is_dm:
+            return list(self.commands.get(None, {}).values())
+        return self.synced_commands(self.guild.id)
+
+    def set_command_permission(self, command: str, target: Member | str, allowed: bool) -> None:
+        """Turn a command on or off for a member or a role, as a server admin can."""
+        if isinstance(target, str) and target.lstrip("@").lower() == "everyone":
+            target_id = self.guild.id
+        else:
+            role = self.guild.role_named(target) if isinstance(target, str) else None
+            target_id = role.id if role is not None else self.member(target).id
+        self.command_permissions.setdefault(command, {})[target_id] = allowed
+
+    def command_refusal(self, root: dict[str, Any], member: Member, channel: Channel) -> str | None:
+        """Return why Discord's client would not offer this command here, or None if it would."""
+        name = root["name"]
+        if channel.is_dm:
+            contexts = root.get("contexts")
+            if root.get("guild_id") or (contexts is not None and 1 not in contexts):
+                return f"/{name} is not offered in direct messages: it works in a server"
+            return None
+        contexts = root.get("contexts")
+        if not root.get("guild_id") and contexts is not None and 0 not in contexts:
+            return f"/{name} is not offered in servers"
+        overrides = self.command_permissions.get(name, {})
+        for target in (member.id, *member.roles, self.guild.id):  # the member, roles, @everyone
+            if target in overrides:
+                return None if overrides[target] else f"/{name} is turned off for {member.name}"
+        needed = root.get("default_member_permissions")
+        have = self.guild.channel_permissions(member, channel)
+        if (
+            needed is None
+            or have & ADMINISTRATOR
+            or (int(needed) and have & int(needed) == int(needed))
+        ):
+            return None
+        flags = [flag for flag, on in discord.Permissions(int(needed)) if on] or ["administrator"]
+        names = ", ".join(PERMISSION_NAMES.get(f, f.replace("_", " ").title()) for f in flags)
+        return f"/{name} is not offered to {member.name}: it needs {names}"
 
     def channel_log(
         self, channel: int | str | Channel, *, deleted: bool = False
@@ -851,7 +918,11 @@ class LoopbackDiscord:
     # ------------------------------------------------------------------ messages
 
     def _channel_or_404(self, channel_id: str) -> Channel:
-        channel = self.guild.channels.get(int(channel_id)) if channel_id.isdigit() else None
+        channel = (
+            self.guild.channels.get(int(channel_id)) or self.dm_channels.get(int(channel_id))
+            if channel_id.isdigit()
+            else None
+        )
         if channel is None or channel.type == 4:
             raise _Reply(404, UNKNOWN_CHANNEL)
         return channel
@@ -864,6 +935,8 @@ class LoopbackDiscord:
         return msg
 
     def _require(self, channel: Channel, perms: int) -> None:
+        if channel.is_dm:
+            return  # the bot may do anything a DM allows; pins and deletes of others' fail below
         have = self.guild.channel_permissions(self.guild.members[self.bot_user.id], channel)
         if not have & VIEW:
             raise _Reply(403, MISSING_ACCESS)
@@ -916,15 +989,16 @@ class LoopbackDiscord:
                 "type": 0,
                 "message_id": str(reference.get("message_id")),
                 "channel_id": str(reference.get("channel_id") or channel.id),
-                "guild_id": str(self.guild.id),
             }
+            if not channel.is_dm:
+                reference["guild_id"] = str(self.guild.id)
         attachments = [a for a in payload.get("attachments") or [] if "url" in a] + list(
             files or []
         )
         msg = StoredMessage(
             id=self.ids.next(),
             channel_id=channel.id,
-            guild_id=self.guild.id,
+            guild_id=None if channel.is_dm else self.guild.id,
             author=author,
             content=content,
             embeds=list(payload.get("embeds") or []),
@@ -1104,6 +1178,17 @@ class LoopbackDiscord:
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if channel.is_dm:
+            # A direct message with the bot: a user instead of a member, no server [Discord].
+            for key in ("guild_id", "guild", "member", "guild_locale"):
+                payload.pop(key)
+            payload |= {
+                "user": member.user.payload(),
+                "channel": channel.payload(self.guild.id),
+                "app_permissions": str(DM_APP_PERMISSIONS),
+                "authorizing_integration_owners": {"0": "0"},
+                "context": 1,
+            }
         if message is not None:
             payload["message"] = message.payload()
         loop = asyncio.get_running_loop()

@@ -215,7 +215,77 @@ def check_commands(commands: list[dict[str, Any]]) -> dict[str, Any] | None:
     return errors.body()
 
 
+COMMAND_SIZE_LIMIT = 4000  # names, descriptions and choice values of one command [Discord]
+CONTEXTS = {0, 1, 2}  # GUILD, BOT_DM, PRIVATE_CHANNEL
+INTEGRATION_TYPES = {0, 1}  # GUILD_INSTALL, USER_INSTALL
+
+
+def command_size(node: dict[str, Any]) -> int:
+    """Count what Discord's 4,000-character limit counts: names, descriptions, choice values."""
+    size = len(node.get("name") or "") + len(node.get("description") or "")
+    for choice in node.get("choices") or []:
+        size += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
+    return size + sum(command_size(option) for option in node.get("options") or [])
+
+
+def _check_top_level(errors: FormErrors, path: Path, cmd: dict[str, Any]) -> None:
+    """Check what only a top-level command has: where it is offered, and to whom."""
+    for key, allowed in (("contexts", CONTEXTS), ("integration_types", INTEGRATION_TYPES)):
+        values = cmd.get(key)
+        if values is None:
+            continue
+        if not isinstance(values, list):
+            errors.add(
+                (*path, key), "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType"
+            )
+            continue
+        for k, value in enumerate(values):
+            if value not in allowed:
+                errors.add(
+                    (*path, key, k),
+                    "ENUM_TYPE_COERCE",
+                    f'Value "{value}" is not a valid enum value.',
+                )
+    permissions = cmd.get("default_member_permissions")
+    if permissions is not None and not (
+        (isinstance(permissions, int) and not isinstance(permissions, bool) and permissions >= 0)
+        or (isinstance(permissions, str) and permissions.isdigit())
+    ):
+        errors.add(
+            (*path, "default_member_permissions"),
+            "NUMBER_TYPE_COERCE",
+            f'Value "{permissions}" is not snowflake.',
+        )
+    if command_size(cmd) > COMMAND_SIZE_LIMIT:
+        errors.add(
+            path,
+            "APPLICATION_COMMAND_TOO_LARGE",
+            f"Command exceeds maximum size ({COMMAND_SIZE_LIMIT})",
+        )
+
+
+def _check_option(errors: FormErrors, path: Path, option: dict[str, Any]) -> None:
+    """Check an option's name, its description (Discord requires one) and its choices."""
+    name = option.get("name") or ""
+    if not name or len(name) > 32 or name != name.lower():
+        errors.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    if not 1 <= len(option.get("description") or "") <= 100:
+        errors.add(
+            (*path, "description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
+        )
+    for c, choice in enumerate(option.get("choices") or []):
+        if not 1 <= len(str(choice.get("name") or "")) <= 100:
+            errors.add(
+                (*path, "choices", c, "name"),
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be between 1 and 100 in length.",
+            )
+        errors.max_length((*path, "choices", c, "value"), choice.get("value"), 100)
+
+
 def _check_command(errors: FormErrors, path: Path, cmd: dict[str, Any]) -> None:
+    if len(path) == 1:
+        _check_top_level(errors, path, cmd)
     name = cmd.get("name") or ""
     if not name or len(name) > 32 or (cmd.get("type", 1) == 1 and name != name.lower()):
         errors.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
@@ -244,6 +314,7 @@ def _check_command(errors: FormErrors, path: Path, cmd: dict[str, Any]) -> None:
                 )
         else:
             optional_seen = True
+        _check_option(errors, (*path, "options", k), option)
         if len(option.get("choices") or []) > 25:
             errors.add(
                 (*path, "options", k, "choices"),

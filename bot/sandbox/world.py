@@ -14,7 +14,7 @@ import discord
 
 from bot.sandbox.snowflake import SnowflakeGenerator, iso, snowflake_time, world_ids
 
-TEXT, CATEGORY, PUBLIC_THREAD = 0, 4, 11
+TEXT, DM, CATEGORY, PUBLIC_THREAD = 0, 1, 4, 11
 
 ALL_PERMISSIONS = discord.Permissions.all().value
 # What @everyone may do on a fresh Discord server.
@@ -159,13 +159,23 @@ class Channel:
     topic: str | None = None
     overwrites: list[dict[str, Any]] = field(default_factory=list)
     last_pin_at: datetime | None = None
+    recipient: User | None = None  # a direct message channel: the person the bot talks with
 
     @property
     def is_thread(self) -> bool:
         return self.type in (10, 11, 12)
 
+    @property
+    def is_dm(self) -> bool:
+        return self.type == DM
+
     def payload(self, guild_id: int) -> dict[str, Any]:
         """Return the channel object Discord sends in GUILD_CREATE and GET /channels/{id}."""
+        if self.is_dm:
+            recipients = [self.recipient.payload()] if self.recipient else []
+            return {"id": str(self.id), "type": DM, "last_message_id": None, "flags": 0} | {
+                "recipients": recipients
+            }
         data: dict[str, Any] = {
             "id": str(self.id),
             "type": self.type,

@@ -176,6 +176,9 @@ async def snapshot(table: SandboxTable) -> tuple:
 
 async def prepare(table: SandboxTable, row: Row) -> None:
     """Set up the same fight, and the row's preparation, in every channel."""
+    # Discord hides /settings from members without Manage Server; shown to everyone (as a
+    # server admin may), the matrix tests the bot's own refusal.
+    table.server.set_command_permission("settings", "@everyone", allowed=True)
     for n, channel in enumerate(CHANNELS, start=1):
         for who, line in (*FIGHT, *row.prep):
             ready = await table.user(who).run(line.format(n=n), channel=channel)

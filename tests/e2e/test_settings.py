@@ -91,7 +91,11 @@ async def test_defense_timeout_outside_its_range_is_never_sent(
     ],
 )
 async def test_settings_need_manage_server(table: SandboxTable, line: str, doing: str) -> None:
-    """A member without Manage Server is refused in one ephemeral line; nothing changes."""
+    """Without Manage Server /settings is not offered; shown anyway, the bot refuses in one line."""
+    with pytest.raises(UsageError, match="not offered to alice: it needs Manage Server"):
+        await table.user("alice").run(line)
+    # A server admin may show the command to everyone (Integrations); the bot still checks.
+    table.server.set_command_permission("settings", "@everyone", allowed=True)
     reply = await table.user("alice").run(line)
     assert_refused(reply, f"Only members with Manage Server can {doing}.")
     assert await stored(table) == GuildSettings(guild_id=table.server.guild.id)

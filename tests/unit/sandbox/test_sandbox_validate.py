@@ -1,6 +1,6 @@
 """Discord's limits on what the bot sends, with Discord's error bodies."""
 
-from bot.sandbox.validate import check_choices, check_commands, check_message
+from bot.sandbox.validate import check_choices, check_commands, check_message, command_size
 
 
 def test_a_valid_message_passes() -> None:
@@ -112,3 +112,60 @@ def test_select_option_lengths_and_duplicates_are_refused() -> None:
     assert errors["options"]["0"]["label"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
     assert errors["options"]["_errors"][0]["code"] == "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED"
     assert errors["placeholder"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+
+
+def command(**extra: object) -> dict:
+    option = {"type": 3, "name": "expression", "description": "What to roll", "required": True}
+    return {"name": "roll", "description": "Roll dice", "options": [option], **extra}
+
+
+def errors_of(body: dict | None) -> dict:
+    assert body is not None and body["code"] == 50035, body
+    return body["errors"]
+
+
+def test_contexts_installs_and_default_permissions_are_accepted_as_discord_does() -> None:
+    """Discord's own values for where, for whom and for which members were refused."""
+    fine = command(contexts=[0, 1, 2], integration_types=[0, 1], default_member_permissions="32")
+    assert check_commands([fine, command(name="init", default_member_permissions=32)]) is None
+    assert (
+        check_commands([command(contexts=None, integration_types=None, dm_permission=False)])
+        is None
+    )
+
+
+def test_unknown_contexts_installs_or_permissions_are_refused() -> None:
+    """A context or install type Discord does not know, or a non-numeric permission, passed."""
+    errors = errors_of(
+        check_commands(
+            [command(contexts=[0, 3], integration_types=[2], default_member_permissions="x")]
+        )
+    )
+    assert errors["0"]["contexts"]["1"]["_errors"][0]["code"] == "ENUM_TYPE_COERCE"
+    assert errors["0"]["integration_types"]["0"]["_errors"][0]["code"] == "ENUM_TYPE_COERCE"
+    assert errors["0"]["default_member_permissions"]["_errors"][0]["code"] == "NUMBER_TYPE_COERCE"
+
+
+def test_an_option_without_a_description_is_refused() -> None:
+    """Discord requires 1–100 characters of description on every option."""
+    bad = command()
+    bad["options"][0]["description"] = ""
+    errors = errors_of(check_commands([bad]))
+    assert (
+        errors["0"]["options"]["0"]["description"]["_errors"][0]["code"] == "BASE_TYPE_BAD_LENGTH"
+    )
+
+
+def test_a_command_over_4000_characters_is_refused() -> None:
+    """Names, descriptions and choice values of one command add up to at most 4,000."""
+    options = [
+        {"type": 3, "name": f"o{n}", "description": "d" * 100, "choices": []} for n in range(25)
+    ]
+    options[0]["choices"] = [{"name": "n" * 100, "value": "v" * 100} for _ in range(25)]
+    big = {"name": "big", "description": "Too much", "options": options}
+    # "big" + "Too much", the names o0…o24, their descriptions, 25 choice names and values
+    assert command_size(big) == 3 + 8 + (10 * 2 + 15 * 3) + 25 * 100 + 25 * 200
+    errors = errors_of(check_commands([big]))
+    assert errors["0"]["_errors"][0]["code"] == "APPLICATION_COMMAND_TOO_LARGE"
+    options[0]["choices"] = []
+    assert check_commands([big]) is None
