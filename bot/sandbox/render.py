@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from bot.sandbox.records import (
@@ -29,24 +30,63 @@ BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "li
 EMBED_BAR = "  | "
 
 
-_MARKDOWN = [
+STRIKE = "\u0336"  # a combining long stroke: struck-through text in any terminal
+
+
+def _struck(match: re.Match[str]) -> str:
+    return "".join(ch + STRIKE if not ch.isspace() else ch for ch in match.group(1))
+
+
+_MARKDOWN: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(r"\*\*(.+?)\*\*", re.S), r"\1"),  # **bold**
     (re.compile(r"__(.+?)__", re.S), r"\1"),  # __underline__
     (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"\1"),  # *italic*
     (re.compile(r"(?<!\w)_(?!\s)(.+?)(?<!\s)_(?!\w)"), r"\1"),  # _italic_
-    (re.compile(r"~~(.+?)~~", re.S), r"\1"),  # ~~strike~~
+    (re.compile(r"~~(.+?)~~", re.S), _struck),  # ~~strike~~: d20's dropped dice
     (re.compile(r"\|\|(.+?)\|\|", re.S), r"[spoiler: \1]"),
     (re.compile(r"```(?:\w+\n)?(.*?)```", re.S), r"\1"),  # code blocks
     (re.compile(r"`([^`]+)`"), r"\1"),  # `code`
-    (re.compile(r"<t:(\d+)(?::\w)?>"), r"<time \1>"),  # timestamps
+    (re.compile(r"</([\w -]+):\d+>"), r"/\1"),  # a command mention shows as its name
 ]
+TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFsSR]))?>")
+_UNITS = (("year", 365 * 86400), ("month", 30 * 86400), ("day", 86400), ("hour", 3600))
 
 
-def plain(text: str) -> str:
-    """Drop Discord markdown a terminal cannot show (bold, italics, code ticks, spoilers)."""
+def relative_time(seconds: float) -> str:
+    """Say how far away a moment is, as Discord's `R` style does: `in 5 minutes`, `2 days ago`."""
+    span = abs(seconds)
+    for unit, length in (*_UNITS, ("minute", 60), ("second", 1)):
+        if span >= length or unit == "second":
+            count = int(span // length)
+            amount = f"{count} {unit}{'' if count == 1 else 's'}"
+            return f"in {amount}" if seconds > 0 else f"{amount} ago"
+    raise AssertionError("unreachable")
+
+
+def discord_time(stamp: int, style: str | None, now: datetime, tz: tzinfo | None = None) -> str:
+    """Render `<t:stamp:style>` as Discord shows it (24-hour English, the viewer's time zone)."""
+    when = datetime.fromtimestamp(stamp, tz=now.tzinfo if tz is None else tz)
+    formats = {
+        "t": "%H:%M",
+        "T": "%H:%M:%S",
+        "d": "%d/%m/%Y",
+        "D": f"{when.day} %B %Y",
+        "f": f"{when.day} %B %Y %H:%M",
+        "F": f"%A, {when.day} %B %Y %H:%M",
+        "s": "%d/%m/%Y %H:%M",
+        "S": "%d/%m/%Y %H:%M:%S",
+    }
+    if style == "R":
+        return relative_time((when - now) / timedelta(seconds=1))
+    return when.strftime(formats[style or "f"])
+
+
+def plain(text: str, now: datetime | None = None) -> str:
+    """Drop Discord markdown a terminal cannot show; strike dropped dice; show timestamps."""
     for pattern, replacement in _MARKDOWN:
         text = pattern.sub(replacement, text)
-    return text
+    moment = now or datetime.now().astimezone()
+    return TIMESTAMP.sub(lambda m: discord_time(int(m.group(1)), m.group(2), moment), text)
 
 
 def resolve_mentions(text: str, names: Names | None) -> str:

@@ -1,7 +1,11 @@
 """Plain-text rendering of messages for the terminal and for test failures."""
 
+from datetime import UTC, datetime
+
+import pytest
+
 from bot.sandbox.records import CHANNEL_PINNED_MESSAGE, EPHEMERAL, LOADING, StoredMessage
-from bot.sandbox.render import render_message
+from bot.sandbox.render import plain, render_message
 from bot.sandbox.world import Guild
 
 GUILD = Guild()
@@ -96,3 +100,41 @@ def test_markdown_is_dropped_for_the_terminal() -> None:
     """Bold, italics and code ticks show as plain words; arithmetic stars stay."""
     text = render_message(message(content="Mode **fortune**, *compact*; roll `2d6` = 2*3"))
     assert text.splitlines()[1] == "  Mode fortune, compact; roll 2d6 = 2*3"
+
+
+NOW = datetime(2026, 11, 29, 18, 55, 0, tzinfo=UTC)
+AT = int(NOW.timestamp())
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        ("t", "18:55"),
+        ("T", "18:55:00"),
+        ("d", "29/11/2026"),
+        ("D", "29 November 2026"),
+        (None, "29 November 2026 18:55"),
+        ("f", "29 November 2026 18:55"),
+        ("F", "Sunday, 29 November 2026 18:55"),
+        ("S", "29/11/2026 18:55:00"),
+    ],
+)
+def test_timestamps_show_as_discord_shows_them(style: str | None, shown: str) -> None:
+    """<t:…:style> did not read as Discord's English (UK) 24-hour format."""
+    tag = f"<t:{AT}>" if style is None else f"<t:{AT}:{style}>"
+    assert plain(f"until {tag}.", now=NOW) == f"until {shown}."
+
+
+@pytest.mark.parametrize(
+    ("offset", "shown"),
+    [(45, "in 45 seconds"), (60, "in 1 minute"), (-7200, "2 hours ago"), (3 * 86400, "in 3 days")],
+)
+def test_relative_timestamps_count_from_now(offset: int, shown: str) -> None:
+    """<t:…:R> did not say how far from now the moment is."""
+    assert plain(f"<t:{AT + offset}:R>", now=NOW) == shown
+
+
+def test_dropped_dice_are_struck_through_and_mentions_read_as_commands() -> None:
+    """d20's ~~dropped~~ dice lost their strike, or a command mention showed its id."""
+    text = plain("4d6kh3 (2, 5, 5, ~~2~~) = `12`; see </init next:123> and </roll:9>")
+    assert text == "4d6kh3 (2, 5, 5, 2\u0336) = 12; see /init next and /roll"
