@@ -18,6 +18,7 @@ from discord.ext import commands
 import cogs
 from bot.catalogue import Catalogue, Lookup, load_catalogue
 from bot.config import Settings
+from bot.help import CommandIds
 from bot.replies import report_error
 from bot.rules.specials import SpecialBook
 from bot.scheduler import Scheduler
@@ -44,6 +45,19 @@ def cog_extensions() -> list[str]:
 
 class TablehandTree(app_commands.CommandTree):
     """A command tree whose errors all go through one handler."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Refuse a server-only command outside a server (a stale registration may offer it)."""
+        if interaction.guild_id is None and interaction.command is not None:
+            root = interaction.command
+            if isinstance(root, app_commands.Command) and root.root_parent is not None:
+                root = root.root_parent
+            contexts = getattr(root, "allowed_contexts", None)
+            if contexts is not None and not contexts.dm_channel:
+                raise app_commands.NoPrivateMessage(
+                    f"/{root.name} works in a server channel, not in direct messages."
+                )
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -98,6 +112,14 @@ class Tablehand(commands.Bot):
         self.book = SpecialBook(self.catalogue.specials.specials)
         self.hooks = SpecialHooks(self.book)
         self.trackers = Trackers(self, self.store, render_tracker, interval=tracker_interval)
+        # Command ids for clickable mentions (`bot.help.mention("init next")`), from the sync
+        # or, when this start did not sync, from Discord's list of registered commands.
+        self.help = CommandIds()
+
+    @property
+    def extension_names(self) -> list[str]:
+        """Return the extensions this bot loads at start-up."""
+        return list(self._extensions)
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -109,6 +131,19 @@ class Tablehand(commands.Bot):
             gc.collect()
             gc.freeze()
         await self.sync_commands()
+        await self.learn_command_ids()
+
+    async def learn_command_ids(self) -> None:
+        """Fetch the registered commands' ids for mentions, unless a sync already gave them."""
+        if self.help.known:
+            return
+        try:
+            for guild_id in self.settings.guild_ids:
+                found = await self.tree.fetch_commands(guild=discord.Object(id=guild_id))
+                self.help.learn(found, guild_id)
+            self.help.learn(await self.tree.fetch_commands(), None)
+        except discord.HTTPException as error:  # mentions fall back to plain `/name` text
+            log.warning("could not fetch the registered commands: %s", error)
 
     async def on_guild_channel_pins_update(
         self, channel: discord.abc.GuildChannel | discord.Thread, last_pin: object
@@ -118,12 +153,15 @@ class Tablehand(commands.Bot):
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Register the command tree: to the configured guilds at once, else globally."""
         if not self.settings.guild_ids:
-            return await self.tree.sync()
+            synced = await self.tree.sync()
+            self.help.learn(synced, None)
+            return synced
         synced: list[app_commands.AppCommand] = []
         for guild_id in self.settings.guild_ids:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
+            self.help.learn(synced, guild_id)
         return synced
 
     async def on_ready(self) -> None:

@@ -9,7 +9,32 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.rules.models import MAX_NAME_LENGTH, SHEET_BOUNDS
+from bot.rules.models import DEFAULT_MAX_GRIT, MAX_NAME_LENGTH, SHEET_BOUNDS
+
+# What each sheet option means, as Discord shows it beside the option (a new sheet's defaults).
+STAT_HELP = {
+    "physical": "Physical attribute, used by melee attacks (default 0)",
+    "finesse": "Finesse attribute, used by ranged and thrown attacks (default 0)",
+    "grit": "Current Grit (default: max_grit)",
+    "max_grit": f"Maximum Grit (default {DEFAULT_MAX_GRIT})",
+    "risk": "Standing Risk added to every action's Risk (default 0)",
+    "initiative_bonus": "Added to every initiative roll (default 0)",
+    "mastery_rank": "Mastery Rank, 1 to 10 (default 1)",
+    "crit_range": "How many of the die's top faces are a Critical (default 1: only the top one)",
+}
+# The stats a character sheet is created with.
+STAT_HELP_OF_SHEET = {
+    stat: STAT_HELP[stat]
+    for stat in (
+        "physical",
+        "finesse",
+        "grit",
+        "max_grit",
+        "risk",
+        "initiative_bonus",
+        "mastery_rank",
+    )
+}
 
 
 def sheet_range(field: str) -> type[int]:

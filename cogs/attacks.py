@@ -63,6 +63,7 @@ class Attacks(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(attacks.DefenseButton, attacks.CounterButton)
 
+    @app_commands.guild_only()
     @app_commands.command(name="attack", description="Attack a combatant; its defender chooses")
     @app_commands.autocomplete(target=combatant_choices, attacker=combatant_choices)
     @app_commands.rename(range_kind="range")
@@ -117,6 +118,7 @@ class Attacks(commands.Cog):
         }
         await attacks.attack(interaction, target, attacker, options, bonus=bonus, spell=spell)
 
+    @app_commands.guild_only()
     @app_commands.command(name="defend", description="Answer an attack waiting for your defense")
     @app_commands.autocomplete(combatant=combatant_choices)
     @app_commands.describe(

@@ -1,5 +1,8 @@
 """/character: each player's characters on a server, reused across fights [GAME.md §1].
 
+`/character create` with no options, and `/character edit` without a field, open a form
+(a Discord modal); typed options create or change a sheet at once, for those who prefer.
+
 A character belongs to one player on one server; nobody else can show, edit, use or
 delete it. `/init join` plays the active character: the fight takes a copy, and its
 Grit is written back to the sheet when the character leaves or the fight ends. While
@@ -20,7 +23,8 @@ from bot import options
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
-from bot.rules.grit import change_grit
+from bot.replies import report_error
+from bot.rules.grit import GritChange, change_grit
 from bot.rules.models import (
     DEFAULT_MAX_GRIT,
     MAX_NAME_LENGTH,
@@ -107,6 +111,44 @@ def parse_field(field: str, text: str) -> Any:
     return number
 
 
+# The form: name, Physical, Finesse and Grit have a box each; the rest share one, a line each.
+FORM_BOXES = ("name", "physical", "finesse", "grit", "max_grit")
+NEW_SHEET_MORE = ("risk", "initiative_bonus", "mastery_rank")
+MORE_FIELDS = tuple(f for f in EDITABLE_FIELDS if f not in FORM_BOXES)
+
+
+def parse_grit(text: str, current_max: int | None) -> tuple[int, int]:
+    """Read the form's Grit box: `24/30` (current/max), or one number (a new sheet: both)."""
+    current, slash, maximum = text.partition("/")
+    grit = parse_field("grit", current)
+    if slash:
+        return grit, parse_field("max_grit", maximum)
+    return grit, current_max if current_max is not None else max(grit, 1)
+
+
+def parse_more(text: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """Read the form's `field: value` lines (or `;`-separated), each as its field's type."""
+    values: dict[str, Any] = {}
+    for entry in text.replace(";", "\n").splitlines():
+        if not entry.strip():
+            continue
+        key, colon, value = entry.partition(":")
+        field = "_".join(key.strip().casefold().split())
+        if not colon or field not in allowed:
+            raise BadInput(
+                f"Write each line as field: value, with a field of {', '.join(allowed)}."
+            )
+        if field in values:
+            raise BadInput(f"{field} is given twice.")
+        values[field] = parse_field(field, value)
+    return values
+
+
+def more_text(sheet: Stats, fields: tuple[str, ...]) -> str:
+    """Return the form's `field: value` lines for a sheet."""
+    return "\n".join(f"{field}: {shown(getattr(sheet, field))}" for field in fields)
+
+
 def shown(value: Any) -> str:
     """Return a field's value as the reply shows it."""
     if value is None:
@@ -147,6 +189,64 @@ class DeleteConfirm(ConfirmButton, template=confirm_template("delete_character")
         )
 
 
+class CharacterForm(discord.ui.Modal):
+    """/character create or edit as a form, filled in with the sheet's current values."""
+
+    def __init__(self, cog: Characters, character: Character | None) -> None:
+        editing = character is not None
+        super().__init__(title=f"Edit {character.name}" if character else "New character")
+        self.cog = cog
+        self.character_id = character.id if character else None
+        sheet: Stats = character if character is not None else Stats()
+        more = MORE_FIELDS if editing else NEW_SHEET_MORE
+        self.allowed = more
+        boxes = (
+            ("name", "Name", character.name if character else None, NAME_MAX),
+            ("physical", "Physical", str(sheet.physical), 4),
+            ("finesse", "Finesse", str(sheet.finesse), 4),
+            ("grit", "Grit: current/max", f"{sheet.grit}/{sheet.max_grit}", 7),
+        )
+        for custom_id, label, default, length in boxes:
+            self.add_item(
+                discord.ui.TextInput(
+                    label=label, custom_id=custom_id, default=default, max_length=length
+                )
+            )
+        self.add_item(
+            discord.ui.TextInput(
+                label="More: one field: value a line",
+                custom_id="more",
+                style=discord.TextStyle.paragraph,
+                default=more_text(sheet, more),
+                required=False,
+                max_length=1000,
+            )
+        )
+
+    def values(self, current_max: int | None) -> dict[str, Any]:
+        """Return the form's fields, each read as its field's type (or refuse in one line)."""
+        typed = {item.custom_id: item.value for item in self.children}  # type: ignore[attr-defined]
+        grit, max_grit = parse_grit(typed["grit"], current_max)
+        return {
+            "name": character_name(typed["name"]),
+            "physical": parse_field("physical", typed["physical"]),
+            "finesse": parse_field("finesse", typed["finesse"]),
+            "grit": grit,
+            "max_grit": max_grit,
+            **parse_more(typed["more"] or "", self.allowed),
+        }
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        if self.character_id is None:
+            await self.cog.create_sheet(interaction, self.values(None))
+        else:
+            await self.cog.edit_sheet(interaction, self.character_id, self)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:
+        await report_error(interaction, error)
+
+
+@app_commands.guild_only()
 class Characters(
     commands.GroupCog, group_name="character", group_description="Your characters on this server"
 ):
@@ -172,16 +272,17 @@ class Characters(
             raise BadInput("Characters belong to a server: use /character in a server channel.")
         return interaction.guild_id, interaction.user.id
 
-    @app_commands.command(name="create", description="Create a character (yours, on this server)")
+    @app_commands.command(
+        name="create", description="Create a character (leave every option out to fill in a form)"
+    )
     @app_commands.describe(
         name=f"Unique among your characters here, at most {NAME_MAX} characters",
-        grit="Current Grit (default: max_grit)",
-        max_grit="Maximum Grit (default 30)",
+        **options.STAT_HELP_OF_SHEET,
     )
     async def create(
         self,
         interaction: discord.Interaction,
-        name: options.Name,
+        name: options.Name | None = None,
         physical: options.Physical = 0,
         finesse: options.Finesse = 0,
         grit: options.Grit | None = None,
@@ -190,11 +291,32 @@ class Characters(
         initiative_bonus: options.InitiativeBonus = 0,
         mastery_rank: options.MasteryRank = 1,
     ) -> None:
+        self._owner(interaction)
+        if name is None:
+            if any(True for _ in interaction.namespace):
+                raise BadInput(
+                    "A new character needs a name (or leave every option out for a form)."
+                )
+            await interaction.response.send_modal(CharacterForm(self, None))
+            return
+        fields = {
+            "name": character_name(name),
+            "physical": physical,
+            "finesse": finesse,
+            "grit": max_grit if grit is None else grit,
+            "max_grit": max_grit,
+            "risk": risk,
+            "initiative_bonus": initiative_bonus,
+            "mastery_rank": mastery_rank,
+        }
+        await self.create_sheet(interaction, fields)
+
+    async def create_sheet(self, interaction: discord.Interaction, fields: dict[str, Any]) -> None:
+        """Create the caller's character from checked fields; the first one becomes active."""
         guild_id, owner_id = self._owner(interaction)
-        name = character_name(name)
-        if grit is not None and grit > max_grit:
-            raise BadInput(f"Grit {grit} is above max_grit {max_grit}.")
-        existing = await self.store.get_character(guild_id, owner_id, name)
+        if fields["grit"] > fields["max_grit"]:
+            raise BadInput(f"Grit {fields['grit']} is above max_grit {fields['max_grit']}.")
+        existing = await self.store.get_character(guild_id, owner_id, fields["name"])
         if existing is not None:
             raise BadInput(f"You already have a character named {existing.name}.")
         if len(await self.store.list_characters(guild_id, owner_id)) >= MAX_CHARACTERS:
@@ -203,18 +325,7 @@ class Characters(
                 "delete one first."
             )
         character = await self.store.save_character(
-            Character(
-                guild_id=guild_id,
-                owner_id=owner_id,
-                name=name,
-                physical=physical,
-                finesse=finesse,
-                grit=max_grit if grit is None else grit,
-                max_grit=max_grit,
-                risk=risk,
-                initiative_bonus=initiative_bonus,
-                mastery_rank=mastery_rank,
-            )
+            Character(guild_id=guild_id, owner_id=owner_id, **fields)
         )
         assert character.id is not None
         # The first character (or the first after the active one was deleted) becomes active.
@@ -225,7 +336,7 @@ class Characters(
         else:
             note = f" Your active character is still {active.name} (`/character use` changes it)."
         await interaction.response.send_message(
-            f"Created **{discord.utils.escape_markdown(name)}**.{note}",
+            f"Created **{discord.utils.escape_markdown(character.name)}**.{note}",
             embed=character_sheet(character, active=active is None),
             ephemeral=True,
         )
@@ -255,40 +366,34 @@ class Characters(
             ephemeral=True,
         )
 
-    @app_commands.command(name="edit", description="Change one field of your character")
+    @app_commands.command(
+        name="edit", description="Change your character (leave field out to edit it in a form)"
+    )
     @app_commands.describe(
-        name="Your character",
-        field="What to change",
+        name="Your character (default: your active one)",
+        field="What to change (leave it out to edit every field in a form)",
         value="The new value: a whole number, a name, comma-separated tags, or none to clear",
     )
     @app_commands.autocomplete(name=character_choices)
     async def edit(
         self,
         interaction: discord.Interaction,
-        name: str,
-        field: EditableField,
-        value: app_commands.Range[str, 1, 200],
+        name: str | None = None,
+        field: EditableField | None = None,
+        value: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         guild_id, owner_id = self._owner(interaction)
+        if field is None and value is None:
+            character = await self._named_or_active(guild_id, owner_id, name)
+            await interaction.response.send_modal(CharacterForm(self, character))
+            return
+        if field is None or value is None:
+            raise BadInput("Give both field and value, or leave both out to edit in a form.")
         new = parse_field(field, value)  # before any look-up: a bad value changes nothing
+        name = name or (await self._named_or_active(guild_id, owner_id, None)).name
         async with own_sheet(self.store, guild_id, owner_id, name) as character:
             old = getattr(character, field)
-            if field in GRIT_FIELDS:
-                await refuse_grit_in_fight(self.store, character)
-                if field == "grit" and new > character.max_grit:
-                    raise BadInput(f"Grit {new} is above max_grit {character.max_grit}.")
-                change = change_grit(
-                    character,
-                    set_to=new if field == "grit" else None,
-                    max_grit=new if field == "max_grit" else None,
-                )
-            else:
-                change = None
-                if field == "name":
-                    clash = await self.store.get_character(guild_id, owner_id, new)
-                    if clash is not None and clash.id != character.id:
-                        raise BadInput(f"You already have a character named {clash.name}.")
-                setattr(character, field, new)
+            change = await self._change(character, {field: new}, guild_id, owner_id)
         if change is not None:
             # A Grit change is the table's business: announced like /grit.
             await interaction.response.send_message(grit_change_text(change, gm_view=True))
@@ -300,7 +405,66 @@ class Characters(
             ephemeral=True,
         )
 
+    async def _named_or_active(self, guild_id: int, owner_id: int, name: str | None) -> Character:
+        """Return the caller's named character, else their active one, or refuse."""
+        if name:
+            return await find_own(self.store, guild_id, owner_id, name)
+        active = await self.store.active_character(guild_id, owner_id)
+        if active is None:
+            raise NotFound("You have no active character here: name one (`name:`).")
+        return active
+
+    async def _change(
+        self, character: Character, changed: dict[str, Any], guild_id: int, owner_id: int
+    ) -> GritChange | None:
+        """Apply checked field values to a held sheet; return the Grit change, if any."""
+        if any(field in GRIT_FIELDS for field in changed):
+            await refuse_grit_in_fight(self.store, character)
+            grit = changed.get("grit", character.grit)
+            top = changed.get("max_grit", character.max_grit)
+            if "grit" in changed and grit > top:
+                raise BadInput(f"Grit {grit} is above max_grit {top}.")
+        if "name" in changed:
+            clash = await self.store.get_character(guild_id, owner_id, changed["name"])
+            if clash is not None and clash.id != character.id:
+                raise BadInput(f"You already have a character named {clash.name}.")
+        for field, new in changed.items():
+            if field not in GRIT_FIELDS:
+                setattr(character, field, new)
+        if not any(field in GRIT_FIELDS for field in changed):
+            return None
+        return change_grit(character, set_to=changed.get("grit"), max_grit=changed.get("max_grit"))
+
+    async def edit_sheet(
+        self, interaction: discord.Interaction, character_id: int, form: CharacterForm
+    ) -> None:
+        """Apply a submitted form to the caller's sheet: every field that changed, at once."""
+        guild_id, owner_id = self._owner(interaction)
+        current = await self.store.character_by_id(character_id)
+        if current is None or (current.guild_id, current.owner_id) != (guild_id, owner_id):
+            raise NotFound("That character is gone.")
+        fields = form.values(current.max_grit)
+        async with own_sheet(self.store, guild_id, owner_id, current.name) as character:
+            changed = {f: v for f, v in fields.items() if getattr(character, f) != v}
+            before = {f: getattr(character, f) for f in changed}
+            change = await self._change(character, changed, guild_id, owner_id)
+        name = discord.utils.escape_markdown(character.name)
+        lines = [
+            f"{f.replace('_', ' ')} {shown(before[f])} → {shown(v)}"
+            for f, v in changed.items()
+            if f not in GRIT_FIELDS
+        ]
+        summary = f"**{name}**: " + ("; ".join(lines) + "." if lines else "nothing else changed.")
+        if change is None:
+            text = summary if lines else f"**{name}**: nothing changed."
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        await interaction.response.send_message(grit_change_text(change, gm_view=True))
+        if lines:
+            await interaction.followup.send(summary, ephemeral=True)
+
     @app_commands.command(name="use", description="Make a character your active one")
+    @app_commands.describe(name="Your character that /init join plays from now on")
     @app_commands.autocomplete(name=character_choices)
     async def use(self, interaction: discord.Interaction, name: str) -> None:
         guild_id, owner_id = self._owner(interaction)
@@ -323,6 +487,7 @@ class Characters(
         )
 
     @app_commands.command(name="delete", description="Delete one of your characters (asks first)")
+    @app_commands.describe(name="Your character to delete for good")
     @app_commands.autocomplete(name=character_choices)
     async def delete(self, interaction: discord.Interaction, name: str) -> None:
         guild_id, owner_id = self._owner(interaction)

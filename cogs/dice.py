@@ -55,6 +55,8 @@ class Dice(commands.Cog):
     async def _active(self, interaction: discord.Interaction) -> Roller | None:
         return await self.bot.store.active_character(interaction.guild_id or 0, interaction.user.id)
 
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(
         name="roll", description="Roll dice, e.g. 2d20kh1+3; core is your core die"
     )
@@ -75,6 +77,7 @@ class Dice(commands.Cog):
             roll_text(interaction.user.display_name, result, core)
         )
 
+    @app_commands.guild_only()
     @app_commands.command(name="check", description="Roll a check against a challenge level")
     @app_commands.autocomplete(combatant=combatant_choices)
     @app_commands.choices(difficulty=DIFFICULTIES)

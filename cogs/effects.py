@@ -36,7 +36,12 @@ LIST_LIMIT = 1900  # characters of one /effect list reply
 class Effects(commands.Cog):
     """Specials on combatants: apply, cleanse, remove, list; and /move."""
 
-    effect = app_commands.Group(name="effect", description="Specials on combatants (Ruin, Root…)")
+    effect = app_commands.Group(
+        name="effect",
+        description="Specials on combatants (Ruin, Root…)",
+        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),  # a table command
+    )
 
     def __init__(self, bot: Tablehand) -> None:
         self.bot = bot
@@ -186,6 +191,7 @@ class Effects(commands.Cog):
 
     # /move ---------------------------------------------------------------------------
 
+    @app_commands.guild_only()
     @app_commands.command(name="move", description="Record voluntary movement this turn, in metres")
     @app_commands.describe(
         distance="Metres moved (one space = 2 m)",

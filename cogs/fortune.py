@@ -44,6 +44,7 @@ class Fortune(commands.Cog):
     def __init__(self, bot: Tablehand) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="haste", description="Haste before initiative is rolled: +3 initiative, one action"
     )
@@ -55,6 +56,7 @@ class Fortune(commands.Cog):
             hasted = fortune.haste(table.encounter, chosen)
             table.say(haste_text(chosen, hasted), about=chosen)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="wait", description="Wait: pass your turn and /act at any later moment this round"
     )
@@ -64,6 +66,7 @@ class Fortune(commands.Cog):
         async with at_table(interaction) as table:
             turns.wait(table, combatant)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="act", description="A waiting combatant acts now, inside the current turn"
     )
@@ -75,6 +78,7 @@ class Fortune(commands.Cog):
             encounter = table.encounter
             table.announce(announce(encounter, fortune.act(encounter, chosen)))
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="hold", description="A waiting combatant holds into next round: +10 initiative"
     )
@@ -84,6 +88,7 @@ class Fortune(commands.Cog):
         async with at_table(interaction) as table:
             turns.hold(table, combatant)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="sacrifice", description="Give up an action for +3 to attack, defense or checks"
     )
@@ -107,6 +112,7 @@ class Fortune(commands.Cog):
 
     # Declarations --------------------------------------------------------------------
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="declare",
         description="Declare what a combatant does this round (kind:long to persist)",
@@ -135,6 +141,7 @@ class Fortune(commands.Cog):
             )
             table.say(declared_text(chosen, declared), about=chosen)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="undeclare", description="Withdraw this round's declaration (abandons a long action)"
     )

@@ -107,6 +107,7 @@ async def target_choices(
 # The cog -------------------------------------------------------------------------------
 
 
+@app_commands.guild_only()
 class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the health track"):
     """Show and change Grit for combatants and your characters."""
 

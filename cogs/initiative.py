@@ -42,6 +42,15 @@ ADD_HELP = {
     "controller": "The player who controls it (it becomes a player character)",
     "tags": "Comma-separated tags, e.g. Undead, Stealth",
     "default_defense": "Used when the defender does not choose in time",
+    "side": "party or foes (default: foes; party with a controller)",
+    **options.STAT_HELP,
+}
+JOIN_HELP = {
+    "character": "Your character (default: your active one); a new name uses the stats given here",
+    **{
+        stat: f"{options.STAT_HELP[stat].split(' (')[0]}, for this fight (default: your sheet's)"
+        for stat in ("physical", "finesse", "grit", "max_grit", "initiative_bonus")
+    },
 }
 
 
@@ -114,6 +123,7 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
         )
 
 
+@app_commands.guild_only()
 class Initiative(
     commands.GroupCog, group_name="init", group_description="The encounter and its tracker"
 ):
@@ -251,9 +261,7 @@ class Initiative(
             table.say(text, about=added, log=False)
 
     @app_commands.command(name="join", description="Join the fight with your character")
-    @app_commands.describe(
-        character="Your character (default: your active one); a new name uses the stats given here",
-    )
+    @app_commands.describe(**JOIN_HELP)
     @app_commands.autocomplete(character=character_choices)
     async def join(
         self,
@@ -295,6 +303,9 @@ class Initiative(
             table.say(f"**{joining.name}** joins the fight.", about=joining)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight")
+    @app_commands.describe(
+        combatant="Who leaves the fight (a character's Grit goes back to its sheet)"
+    )
     @app_commands.autocomplete(combatant=combatant_choices)
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
         async with at_table(interaction) as table:
@@ -335,6 +346,10 @@ class Initiative(
     @app_commands.command(
         name="move", description="Put a combatant at another place in this round's order"
     )
+    @app_commands.describe(
+        combatant="Who moves in this round's order",
+        position="The place to act at: 1 is first",
+    )
     @app_commands.autocomplete(combatant=combatant_choices)
     async def move(
         self,
@@ -358,6 +373,7 @@ class Initiative(
             table.tell(embed=tracker_embed(table.encounter, gm_view=table.is_gm))
 
     @app_commands.command(name="reveal", description="Show a hidden NPC to the players")
+    @app_commands.describe(combatant="The hidden NPC to show on the tracker")
     @app_commands.autocomplete(combatant=combatant_choices)
     async def reveal(self, interaction: discord.Interaction, combatant: str) -> None:
         async with at_table(interaction) as table:

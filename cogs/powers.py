@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from bot.app import Tablehand
 
 Level = app_commands.Range[int, 1, 16]
+# Look-ups need no table: also in DMs, and for a user who installed the app to their account.
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 PICK_PLACEHOLDER = "Did you mean…"
 
 
@@ -222,7 +225,10 @@ class Powers(commands.Cog):
     """Look up catalogue entries and Specials; give curve targets, price builds, check designs."""
 
     pp = app_commands.Group(
-        name="pp", description="Power Points: curve targets, build prices and design checks"
+        name="pp",
+        description="Power Points: curve targets, build prices and design checks",
+        allowed_contexts=EVERYWHERE,
+        allowed_installs=ANY_INSTALL,
     )
 
     def __init__(self, bot: Tablehand) -> None:
@@ -246,6 +252,8 @@ class Powers(commands.Cog):
 
     # Commands ------------------------------------------------------------------------
 
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="power", description="Look up a power, movement type or SRD rule")
     @app_commands.describe(
         name="Power, movement type, buff, reaction, passive, rule, table or SRD heading",
@@ -271,6 +279,8 @@ class Powers(commands.Cog):
             view=component_view(*items) or discord.utils.MISSING,
         )
 
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(name="special", description="Look up a Special and its cost at X")
     @app_commands.describe(
         name="The Special (Ruin, Stunned, Push…)",

@@ -33,6 +33,8 @@ def settings_text(settings: GuildSettings) -> str:
     )
 
 
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
 class ServerSettings(
     commands.GroupCog, group_name="settings", group_description="This server's Tablehand settings"
 ):
