@@ -55,7 +55,7 @@ from bot.sandbox.records import (
     StoredMessage,
 )
 from bot.sandbox.snowflake import SnowflakeGenerator, iso
-from bot.sandbox.validate import check_choices, check_commands, check_message
+from bot.sandbox.validate import check_choices, check_commands, check_message, check_modal
 from bot.sandbox.world import DM, Channel, Guild, Member, User
 
 log = logging.getLogger("bot.sandbox.server")
@@ -1727,6 +1727,9 @@ class LoopbackDiscord:
                 raise _Reply(400, problem)
             record.choices = choices
         elif kind == 9:
+            problem = check_modal(data)
+            if problem:
+                raise _Reply(400, problem)
             record.modal = data
 
         cb = Callback(kind, data, loop.time(), received=req.received)

@@ -180,6 +180,26 @@ def _check_select(errors: FormErrors, path: Path, select: dict[str, Any], in_row
             errors.max_length((*path, "options", k, name), option.get(name), 100)
 
 
+def check_modal(modal: dict[str, Any]) -> dict[str, Any] | None:
+    """Return Discord's 400 body for a modal (title, 1–5 rows, text inputs), or None."""
+    errors = FormErrors()
+    errors.max_length(("data", "title"), modal.get("title"), 45)
+    errors.max_length(("data", "custom_id"), modal.get("custom_id"), 100)
+    rows = modal.get("components") or []
+    if not 1 <= len(rows) <= 5:
+        errors.add(
+            ("data", "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+        )
+    for i, row in enumerate(rows):
+        for j, c in enumerate(row.get("components") or [row.get("component") or {}]):
+            path = ("data", "components", i, "components", j)
+            for key, limit in (("label", 45), ("placeholder", 100), ("value", 4000)):
+                errors.max_length((*path, key), c.get(key), limit)
+            if c.get("type") == 4 and not 1 <= len(c.get("label") or "x") <= 45:
+                errors.add((*path, "label"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 45.")
+    return errors.body()
+
+
 def check_choices(choices: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Return Discord's 400 body for an autocomplete result, or None if it is valid."""
     errors = FormErrors()
