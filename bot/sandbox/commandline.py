@@ -459,3 +459,86 @@ def build_command_data(
     if resolved:
         data["resolved"] = resolved
     return data
+
+
+# Completion --------------------------------------------------------------------------------
+
+
+@dataclass
+class Completing:
+    """What Tab completes: the word before the cursor and its candidates (whole replacements).
+
+    `ask` names an autocomplete option whose suggestions only the bot knows: (the command,
+    the option, what was typed, the other options so far).
+    """
+
+    word: str
+    candidates: list[str] = field(default_factory=list)
+    ask: tuple[CommandSpec, dict[str, Any], str, dict[str, str]] | None = None
+
+
+def quoted(value: str) -> str:
+    """Return a value as the command line reads it back: quoted when it has spaces."""
+    return f'"{value}"' if any(ch.isspace() for ch in value) or not value else value
+
+
+def _last_word(text: str) -> str:
+    """Return the text after the last space outside double quotes."""
+    in_quotes, start = False, 0
+    for i, ch in enumerate(text):
+        if ch == '"':
+            in_quotes = not in_quotes
+        elif ch.isspace() and not in_quotes:
+            start = i + 1
+    return text[start:]
+
+
+def _names_for(option: dict[str, Any], guild: Guild) -> list[str]:
+    """Return what a user, role, channel, boolean or choice option may be set to."""
+    kind = option["type"]
+    if option.get("choices"):
+        return [str(c["value"]) for c in option["choices"]]
+    if kind == BOOLEAN:
+        return ["true", "false"]
+    if kind in (USER, MENTIONABLE):
+        return [m.name for m in guild.people()]
+    if kind == ROLE:
+        return [r.name for r in guild.roles.values() if r.id != guild.id]
+    if kind == CHANNEL:
+        return [c.name for c in guild.channels.values() if c.type != 4]
+    return []
+
+
+def complete_command(text: str, specs: list[CommandSpec], guild: Guild) -> Completing:
+    """Complete a slash command typed so far: its name, an option name, or an option's value."""
+    typed_words = text.lstrip("/").split()
+    spec = None
+    for candidate in sorted(specs, key=lambda s: -len(s.path)):
+        n = len(candidate.path)
+        if [w.lower() for w in typed_words[:n]] == list(candidate.path) and (
+            len(typed_words) > n or text.endswith(" ")
+        ):
+            spec = candidate
+            break
+    if spec is None:  # still naming the command: complete the whole line so far
+        names = [f"/{s.name} " for s in specs]
+        return Completing(text, [n for n in names if n.startswith("/" + text.lstrip("/"))])
+    word = _last_word(text)
+    key, colon, value = word.partition(":")
+    if not colon:
+        given = set(parse_line(text[: len(text) - len(word)] or "/x").options)
+        names = [f"{o['name']}:" for o in spec.options if o["name"] not in given]
+        return Completing(word, [n for n in names if n.startswith(word.lower())])
+    try:
+        option = spec.option(key.lower())
+    except UsageError:
+        return Completing(word)
+    value = value.strip('"')
+    if option.get("autocomplete"):
+        try:
+            others = parse_line(text[: len(text) - len(word)] or "/x").options
+        except UsageError:
+            others = {}
+        return Completing(word, ask=(spec, option, value, others))
+    values = [v for v in _names_for(option, guild) if v.lower().startswith(value.lower())]
+    return Completing(word, [f"{key}:{quoted(v)}" for v in values])

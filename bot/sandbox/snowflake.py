@@ -43,6 +43,12 @@ class SnowflakeGenerator:
         self._last_ms = 0
         self._increment = 0
 
+    def skip_past(self, snowflake: int) -> None:
+        """Hand out only snowflakes greater than this one (ids restored from an earlier run)."""
+        ms = snowflake_ms(snowflake)
+        if ms >= self._last_ms:
+            self._last_ms, self._increment = ms, snowflake & 4095
+
     def next(self) -> int:
         """Return a snowflake greater than every one returned before."""
         ms = max(int(self._clock() * 1000), DISCORD_EPOCH_MS)

@@ -2,7 +2,10 @@
 
 Type slash commands as you would in Discord (`/init start mode:fortune`), become
 someone else (`:as alice`), click buttons by number (`:click 2`) and read what the
-bot posted, with the pinned tracker on top. `:help` lists everything.
+bot posted, with the pinned tracker on top. `:help` lists everything. In a terminal the
+line is edited with prompt_toolkit (history, Tab completion of commands, options and
+names); from a pipe or file it is read plainly. The channels' messages are kept beside
+the database (`bot.sandbox.persist`), so they and their buttons survive a restart.
 """
 
 from __future__ import annotations
@@ -15,13 +18,21 @@ import queue
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.sandbox.client import InteractionResult, SandboxTable, SandboxUser
-from bot.sandbox.commandline import UsageError, parse_line, tokenize
+from bot.sandbox.commandline import (
+    Completing,
+    UsageError,
+    complete_command,
+    parse_line,
+    quoted,
+    tokenize,
+)
 from bot.sandbox.harness import SANDBOX_TOKEN, running_bot
+from bot.sandbox.persist import load_world, save_world, world_file
 from bot.sandbox.records import StoredMessage
 from bot.sandbox.server import LoopbackDiscord, SandboxError, SandboxTimeout
 
@@ -36,7 +47,8 @@ HELP = """\
 Type a slash command as in Discord; options are name:value, quote spaces: name:"Cave Troll".
   /COMMAND [name:value ...]  run a command as you, in this channel
   :as NAME              become someone else ({people})
-  :channel NAME         move to another channel ({channels})
+  :channel NAME         move to another channel ({channels}); :channel dm for your
+                        direct messages with the bot (/roll, /power, /help work there)
   :click N | LABEL      click button N of the newest message with buttons, or the button
                         with that label on the newest message that has one (:click Next)
   :select N VALUE[,VALUE]  choose in menu N of the newest message with a menu
@@ -122,6 +134,57 @@ class LineReader:
             self._requests.put(False)
 
 
+CONTROLS = (
+    ":as", ":channel", ":click", ":select", ":complete", ":form", ":pins", ":log", ":say",
+    ":unpin", ":help", ":quit",
+)  # fmt: skip
+
+
+class PromptReader:
+    """Read lines in a terminal with prompt_toolkit: editing, history, Tab completion."""
+
+    def __init__(self, terminal: TerminalTable, history: Path | None) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+        self._session: Any = PromptSession(
+            history=FileHistory(str(history)) if history else InMemoryHistory(),
+            completer=_completer(terminal),
+            complete_while_typing=False,
+        )
+
+    async def readline(self, prompt: str) -> str | None:
+        """Return the next line, or None when the user is done (Ctrl-D, Ctrl-C)."""
+        try:
+            return await self._session.prompt_async(prompt)
+        except (EOFError, KeyboardInterrupt):
+            return None
+
+    def close(self) -> None:
+        """Nothing to release: prompt_toolkit restores the terminal after each line."""
+
+
+def _completer(terminal: TerminalTable) -> Any:
+    """Return a prompt_toolkit completer that asks the terminal (and the bot) what fits."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class TerminalCompleter(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Any:
+            found = terminal.completing(document.text_before_cursor)
+            for candidate in found.candidates:
+                yield Completion(candidate, start_position=-len(found.word))
+
+        async def get_completions_async(self, document: Any, complete_event: Any) -> Any:
+            found = terminal.completing(document.text_before_cursor)
+            candidates = [(c, c) for c in found.candidates]
+            if found.ask is not None:
+                candidates = await terminal.suggested(found)
+            for candidate, shown in candidates:
+                yield Completion(candidate, start_position=-len(found.word), display=shown)
+
+    return TerminalCompleter()
+
+
 class TerminalTable:
     """The REPL: who you are, where you are, and what the bot shows you."""
 
@@ -143,6 +206,10 @@ class TerminalTable:
         self.paths = paths or {}
         self.seen: dict[int, int] = {}  # message id -> edits seen, for "what is new"
         self.last_result: InteractionResult | None = None
+        self.notes: list[str] = []  # shown under the banner (line editing, restored messages)
+        # The bot's "pending tracker edits are done" (Tablehand coalesces them to 1 a second):
+        # what prints after a command is the tracker as it now stands, not one step behind.
+        self.trackers_settled: Callable[[int], Awaitable[None]] | None = None
         self._mark_seen()
 
     # output
@@ -153,7 +220,40 @@ class TerminalTable:
 
     @property
     def prompt(self) -> str:
-        return f"{self.me.name}@{self.channel.name}> "
+        where = "dm" if self.channel.is_dm else self.channel.name
+        return f"{self.me.name}@{where}> "
+
+    @property
+    def offered(self) -> list[Any]:
+        """Return the commands Discord would offer you here."""
+        return self.table.commands_in(self.channel, self.me.member)
+
+    def completing(self, text: str) -> Completing:
+        """Return what Tab would complete in the line typed so far."""
+        if text.startswith("/"):
+            return complete_command(text, self.offered, self.server.guild)
+        word, space, rest = text.partition(" ")
+        if not space:
+            return Completing(text, [f"{c} " for c in CONTROLS if c.startswith(text.lower())])
+        choices = {
+            ":as": [m.name for m in self.server.guild.people()],
+            ":channel": ["dm", *(c.split(" ")[0] for c in self._channel_names())],
+            ":help": [s.name for s in self.offered],
+        }.get(word.lower(), [])
+        return Completing(rest, [c for c in choices if c.startswith(rest.lower())])
+
+    async def suggested(self, found: Completing) -> list[tuple[str, str]]:
+        """Ask the bot what an autocomplete option suggests (as Discord's client does)."""
+        assert found.ask is not None
+        spec, option, typed, others = found.ask
+        try:
+            choices = await self.me.autocomplete(
+                spec.name, option["name"], typed, channel=self.channel, options=others
+            )
+        except (UsageError, SandboxError, SandboxTimeout):
+            return []
+        key = found.word.partition(":")[0]
+        return [(f"{key}:{quoted(str(c['value']))}", str(c["name"])) for c in choices]
 
     def render(self, msg: StoredMessage) -> str:
         return self.table.render(msg)
@@ -173,6 +273,8 @@ class TerminalTable:
         self.say("  :as alice switches who you are; :click 1 clicks a button; :quit leaves.")
         if self.paths:
             self.say("  " + "   ".join(f"{k}: {v}" for k, v in self.paths.items()))
+        for note in self.notes:
+            self.say(f"  {note}")
         self.say(f"You are {self.me.name} in #{self.channel.name}.")
 
     def _example(self) -> str:
@@ -242,6 +344,9 @@ class TerminalTable:
             with contextlib.suppress(SandboxTimeout):
                 await result.final(timeout=self.table.timeout)
         await self.server.wait_idle(quiet=0.2, timeout=3.0)
+        if self.trackers_settled is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.trackers_settled(self.channel.id), timeout=3.0)
         if result.record.modal is not None:
             modal = result.record.modal
             fields = [
@@ -357,7 +462,7 @@ class TerminalTable:
     def help(self, args: str) -> None:
         people = ", ".join(m.name for m in self.server.guild.people())
         channels = ", ".join(self._channel_names())
-        specs = self.table.commands
+        specs = self.offered
         if args.strip():
             wanted = args.strip().lstrip("/").lower()
             matching = [s for s in specs if s.name == wanted or s.name.startswith(wanted + " ")]
@@ -387,6 +492,8 @@ class TerminalTable:
         except SandboxError as error:
             self.say(f"! {error}")
             return
+        if self.channel.is_dm:  # one's direct messages are one's own
+            self.channel = self.server.dm_channel(self.me.member)
         self.say(f"You are now {self.me.name}.")
 
     def switch_channel(self, name: str) -> None:
@@ -395,11 +502,17 @@ class TerminalTable:
             self.say("Channels: " + ", ".join(self._channel_names()))
             return
         try:
-            self.channel = self.server.channel(name)
+            if name.lower() in ("dm", "@dm", "direct"):
+                self.channel = self.server.dm_channel(self.me.member)
+            else:
+                self.channel = self.server.channel(name)
         except SandboxError as error:
             self.say(f"! {error}")
             return
-        self.say(f"You are now in #{self.channel.name}.")
+        if self.channel.is_dm:
+            self.say("You are now in your direct messages with the bot.")
+        else:
+            self.say(f"You are now in #{self.channel.name}.")
         self.show_changes()
 
     def log(self, args: str) -> None:
@@ -461,7 +574,17 @@ class TerminalTable:
             self.say(f"! unknown control :{word}; :help lists them")
         return True
 
-    async def repl(self, reader: LineReader, stop: asyncio.Event) -> None:
+    def keep(self) -> None:
+        """Save the channels and messages beside the database, when the sandbox has one."""
+        path = self.paths.get("channels")
+        if path is None:
+            return
+        try:
+            save_world(self.server, path)
+        except OSError as error:
+            logging.getLogger("bot.sandbox.terminal").warning("cannot save %s: %s", path, error)
+
+    async def repl(self, reader: LineReader | PromptReader, stop: asyncio.Event) -> None:
         self.banner()
         self.show_changes(always_pins=True, quiet=True)
         while not stop.is_set():
@@ -484,6 +607,8 @@ class TerminalTable:
                     "sandbox command failed: %s", line
                 )
                 self.say(f"! that failed inside the sandbox: {error!r} (details in the bot log)")
+            finally:
+                self.keep()
         self.say("Stopping the bot. Bye.")
 
 
@@ -493,6 +618,16 @@ def _has_button(msg: StoredMessage, which: str) -> bool:
     except LookupError:
         return False
     return True
+
+
+def _reader(
+    terminal: TerminalTable, stdin: TextIO, stdout: TextIO, db_path: Path
+) -> LineReader | PromptReader:
+    """Edit lines with prompt_toolkit in a terminal; read a pipe or a file plainly."""
+    if stdin.isatty() and stdout.isatty():
+        terminal.notes.append("Tab completes commands, options and names; Up recalls a line.")
+        return PromptReader(terminal, db_path.with_name(db_path.stem + ".history"))
+    return LineReader(stdin, stdout)
 
 
 def _make_bot(settings: Settings, extensions: list[str]) -> discord.Client:
@@ -520,34 +655,45 @@ async def _main(
                 "discord_token": SecretStr(SANDBOX_TOKEN),
                 "api_base": server.api_base,
                 "gateway_url": server.gateway_url,
-                "guild_ids": [server.guild.id],
+                # Registered globally, as in production: DMs then offer /roll, /power, /help.
+                "guild_ids": [],
                 "db_path": db_path,
             }
         )
         stdout.write("Starting the sandbox Discord and the bot...\n")
         stdout.flush()
+        channels = world_file(db_path)
+        restored = load_world(server, channels)  # before the bot connects: it sees them all
         try:
             terminal = TerminalTable(
                 server,
                 out=stdout,
                 user=user,
                 channel=channel,
-                paths={"database": db_path, "bot log": log_path},
+                paths={"database": db_path, "bot log": log_path, "channels": channels},
             )
         except SandboxError as error:
             stdout.write(f"tablehand sandbox: {error}\n")
             return 2
-        async with running_bot(server, _make_bot(bot_settings, extensions)):
+        if restored:
+            terminal.notes.append(
+                f"{restored} messages are back from last time, buttons and all (:log shows them)."
+            )
+        bot = _make_bot(bot_settings, extensions)
+        trackers = getattr(bot, "trackers", None)
+        terminal.trackers_settled = trackers.settled if trackers is not None else None
+        async with running_bot(server, bot):
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(signal.SIGINT, stop.set)
                 loop.add_signal_handler(signal.SIGTERM, stop.set)
-            reader = LineReader(stdin, stdout)
+            reader = _reader(terminal, stdin, stdout, db_path)
             try:
                 await terminal.repl(reader, stop)
             finally:
                 reader.close()
+                terminal.keep()
                 with contextlib.suppress(NotImplementedError, RuntimeError):
                     loop.remove_signal_handler(signal.SIGINT)
                     loop.remove_signal_handler(signal.SIGTERM)

@@ -126,3 +126,121 @@ def test_without_a_token_tablehand_starts_the_sandbox(tmp_path: Path) -> None:
         child.close(force=True)
     assert child.exitstatus == 0
     assert (tmp_path / "t.db").exists()
+
+
+# Line editing, Discord's rendering, and a sandbox that remembers its channels ---------------
+
+UP = "\x1b[A"
+
+
+def _spawn_terminal(db: Path, *extra: str) -> pexpect.spawn:
+    """The sandbox in a real terminal (not `dumb`): prompt_toolkit edits the line."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TABLEHAND_"))}
+    # No cursor-position request: pexpect is not a terminal that answers one.
+    env |= {"TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1", "TZ": "UTC", "PYTHONUNBUFFERED": "1"}
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "bot", "sandbox", "--db", str(db), *extra],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(50, 200),
+    )
+
+
+CONTROL = r"(?:\x1b\[[0-9;?]*[A-Za-z]|[\r\n\x08 ])*"  # a redraw: escapes, moves, blanks
+
+
+def _tab(child: pexpect.spawn, typed: str, completed: str) -> None:
+    """Type, press Tab, and wait until the line shows the completion (redrawn in place)."""
+    child.send(typed + "\t")
+    child.expect(CONTROL.join(re.escape(ch) for ch in completed))
+
+
+def _quit(child: pexpect.spawn) -> None:
+    child.sendline(":quit")
+    child.expect_exact("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_tab_completes_commands_options_and_names_and_up_recalls(tmp_path: Path) -> None:
+    """Tab did not complete a command, a choice, a person or a bot suggestion; Up recalled none."""
+    child = _spawn_terminal(tmp_path / "t.db")
+    try:
+        child.expect_exact("Tab completes commands, options and names")
+        child.expect_exact("gm@table-1>")
+        _tab(child, "/init st", "/init start")  # the command
+        _tab(child, "mode:fi", "mode:finesse")  # a choice
+        child.send("\r")
+        child.expect_exact("Encounter started — mode finesse")
+        child.expect_exact("gm@table-1>")
+        child.send("/init add name:Goblin\r")
+        child.expect_exact("Added Goblin.")
+        child.expect_exact("gm@table-1>")
+        _tab(child, ":as al", ":as alice")  # a person
+        child.send("\r")
+        child.expect_exact("You are now alice.")
+        child.expect_exact("alice@table-1>")
+        child.send("/init join character:Mira finesse:5\r")
+        child.expect_exact("Mira joins the fight.")
+        child.expect_exact("alice@table-1>")
+        child.send(":as gm\r")
+        child.expect_exact("gm@table-1>")
+        _tab(child, "/init remove combatant:Gob", "combatant:Goblin")  # the bot's suggestion
+        child.send("\r")
+        child.expect_exact("Goblin leaves the fight.")
+        child.expect_exact("gm@table-1>")
+        child.send("/roll expression:1d1+41\r")
+        child.expect_exact("= 42")
+        child.expect_exact("gm@table-1>")
+        child.send(UP + "\r")  # the same roll again, from the history
+        child.expect_exact("= 42")
+        child.expect_exact("gm@table-1>")
+        _quit(child)
+    finally:
+        child.close(force=True)
+    assert "/roll expression:1d1+41" in (tmp_path / "t.history").read_text(encoding="utf-8")
+
+
+def test_timestamps_and_dropped_dice_read_as_in_discord(tmp_path: Path) -> None:
+    """A timestamp showed as its raw number, or a dropped die was not struck through."""
+    child = _spawn_terminal(tmp_path / "t.db", "--extension", "tests.e2e.probe_cog")
+    try:
+        child.expect_exact("gm@table-1>")
+        child.send('/probe echo text:"until <t:1700000000:T> (<t:1700000000:R>)"\r')
+        child.expect(r"until 22:13:20 \(\d+ years? ago\)")
+        child.expect_exact("gm@table-1>")
+        child.send("/roll expression:4d6kh3\r")
+        child.expect(r"rolls 4d6kh3 \([^)]*\d\u0336[^)]*\)")
+        child.expect_exact("gm@table-1>")
+        _quit(child)
+    finally:
+        child.close(force=True)
+
+
+def test_the_channel_and_its_buttons_survive_a_restart(tmp_path: Path) -> None:
+    """After a restart the pinned tracker was gone, or its Next button no longer worked."""
+    first = _spawn(tmp_path)  # the same database, and so the same channels file, twice
+    try:
+        _play(first, [("/init start", "Encounter started"), ("/init add name:Goblin", "Added")])
+    finally:
+        first.close(force=True)
+    assert (tmp_path / "sandbox.discord.json").exists()
+    again = _spawn(tmp_path)
+    try:
+        again.expect_exact("messages are back from last time")
+        again.expect_exact("== pinned in #table-1 ==")
+        again.expect_exact("Goblin")
+        again.expect_exact("gm@table-1> ")
+        again.sendline(":click Next")
+        again.expect_exact("Goblin's turn")
+        again.expect_exact("gm@table-1> ")
+        again.sendline(":pins")
+        again.expect_exact("Round 1")
+        again.expect_exact("gm@table-1> ")
+        _quit(again)
+    finally:
+        again.close(force=True)

@@ -8,6 +8,7 @@ from bot.sandbox.commandline import (
     UsageError,
     build_command_data,
     command_specs,
+    complete_command,
     find_command,
     parse_line,
     tokenize,
@@ -270,3 +271,41 @@ def test_python_keyword_options_take_a_trailing_underscore() -> None:
     spec = next(s for s in SPECS if s.name == "roll")
     data = build_command_data(spec, {"expression_": "d4"}, guild=GUILD, invoker=GM)
     assert data["options"][0]["value"] == "d4"
+
+
+@pytest.mark.parametrize(
+    ("typed", "word", "candidates"),
+    [
+        ("/in", "/in", ["/init add ", "/init start "]),
+        ("/init st", "/init st", ["/init start "]),
+        ("/init start ", "", ["mode:"]),
+        ("/init start mode:f", "mode:f", ["mode:fortune", "mode:finesse"]),
+        ("/init add name:Goblin h", "h", ["hidden:"]),
+        ("/init add name:Goblin hidden:", "hidden:", ["hidden:true", "hidden:false"]),
+        (
+            "/init add name:Goblin controller:a",
+            "controller:a",
+            ["controller:alice", "controller:admin"],
+        ),
+        ("/init add name:Goblin count:", "count:", []),
+    ],
+)
+def test_tab_completes_commands_options_and_values(
+    typed: str, word: str, candidates: list[str]
+) -> None:
+    """Tab offered the wrong command names, option names, choices or people."""
+    found = complete_command(typed, command_specs(SCHEMA), Guild())
+    assert (found.word, sorted(found.candidates), found.ask) == (word, sorted(candidates), None)
+
+
+def test_an_autocomplete_option_is_asked_of_the_bot() -> None:
+    """An option the bot suggests for was completed locally instead of asking the bot."""
+    schema = [{"id": "1", "name": "pick", "description": "Pick", "options": [
+        {"type": 3, "name": "name", "description": "Name", "autocomplete": True},
+        {"type": 4, "name": "times", "description": "Times"},
+    ]}]  # fmt: skip
+    found = complete_command('/pick times:2 name:"Cave T', command_specs(schema), Guild())
+    assert found.word == 'name:"Cave T' and found.candidates == []
+    assert found.ask is not None
+    spec, option, typed, others = found.ask
+    assert (spec.name, option["name"], typed, others) == ("pick", "name", "Cave T", {"times": "2"})
