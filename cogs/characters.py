@@ -266,6 +266,10 @@ class Characters(
     def store(self) -> Store:
         return self.bot.store
 
+    def _mention(self, command: str, guild_id: int) -> str:
+        """Return a clickable mention of a command (plain `/command` when its id is unknown)."""
+        return self.bot.help.mention(command, guild_id)
+
     @staticmethod
     def _owner(interaction: discord.Interaction) -> tuple[int, int]:
         if interaction.guild_id is None:
@@ -332,9 +336,10 @@ class Characters(
         active = await self.store.active_character(guild_id, owner_id)
         if active is None:
             await self.store.set_active_character(guild_id, owner_id, character.id)
-            note = " It is your active character: `/init join` plays it."
+            note = f" It is your active character: {self._mention('init join', guild_id)} plays it."
         else:
-            note = f" Your active character is still {active.name} (`/character use` changes it)."
+            use = self._mention("character use", guild_id)
+            note = f" Your active character is still {active.name} ({use} changes it)."
         await interaction.response.send_message(
             f"Created **{discord.utils.escape_markdown(character.name)}**.{note}",
             embed=character_sheet(character, active=active is None),
@@ -473,7 +478,7 @@ class Characters(
         await self.store.set_active_character(guild_id, owner_id, character.id)
         await interaction.response.send_message(
             f"**{discord.utils.escape_markdown(character.name)}** is your active character: "
-            "`/init join` plays it.",
+            f"{self._mention('init join', guild_id)} plays it.",
             ephemeral=True,
         )
 

@@ -1179,16 +1179,7 @@ class LoopbackDiscord:
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if channel.is_dm:
-            # A direct message with the bot: a user instead of a member, no server [Discord].
-            for key in ("guild_id", "guild", "member", "guild_locale"):
-                payload.pop(key)
-            payload |= {
-                "user": member.user.payload(),
-                "channel": channel.payload(self.guild.id),
-                "app_permissions": str(DM_APP_PERMISSIONS),
-                "authorizing_integration_owners": {"0": "0"},
-                "context": 1,
-            }
+            payload = self._in_dm(payload, member, channel)
         if message is not None:
             payload["message"] = message.payload()
         loop = asyncio.get_running_loop()
@@ -1210,6 +1201,17 @@ class LoopbackDiscord:
         self._by_token[token] = record
         self.dispatch("INTERACTION_CREATE", payload)
         return record
+
+    def _in_dm(self, payload: dict[str, Any], member: Member, channel: Channel) -> dict[str, Any]:
+        """Make an interaction one from a DM with the bot: a user, no member, no server."""
+        dropped = ("guild_id", "guild", "member", "guild_locale")
+        return {k: v for k, v in payload.items() if k not in dropped} | {
+            "user": member.user.payload(),
+            "channel": channel.payload(self.guild.id),
+            "app_permissions": str(DM_APP_PERMISSIONS),
+            "authorizing_integration_owners": {"0": "0"},  # the guild install, in the bot's DM
+            "context": 1,  # BOT_DM
+        }
 
     def interaction_messages(self, record: InteractionRecord) -> list[StoredMessage]:
         """Return the original response (if any) and the followups, in order."""

@@ -620,6 +620,26 @@ def _has_button(msg: StoredMessage, which: str) -> bool:
     return True
 
 
+def _terminal(
+    server: LoopbackDiscord, out: TextIO, user: str, channel: str, db_path: Path, log_path: Path
+) -> TerminalTable:
+    """Bring back last time's channels (before the bot connects) and seat the user."""
+    channels = world_file(db_path)
+    restored = load_world(server, channels)
+    terminal = TerminalTable(
+        server,
+        out=out,
+        user=user,
+        channel=channel,
+        paths={"database": db_path, "bot log": log_path, "channels": channels},
+    )
+    if restored:
+        terminal.notes.append(
+            f"{restored} messages are back from last time, buttons and all (:log shows them)."
+        )
+    return terminal
+
+
 def _reader(
     terminal: TerminalTable, stdin: TextIO, stdout: TextIO, db_path: Path
 ) -> LineReader | PromptReader:
@@ -662,23 +682,11 @@ async def _main(
         )
         stdout.write("Starting the sandbox Discord and the bot...\n")
         stdout.flush()
-        channels = world_file(db_path)
-        restored = load_world(server, channels)  # before the bot connects: it sees them all
         try:
-            terminal = TerminalTable(
-                server,
-                out=stdout,
-                user=user,
-                channel=channel,
-                paths={"database": db_path, "bot log": log_path, "channels": channels},
-            )
+            terminal = _terminal(server, stdout, user, channel, db_path, log_path)
         except SandboxError as error:
             stdout.write(f"tablehand sandbox: {error}\n")
             return 2
-        if restored:
-            terminal.notes.append(
-                f"{restored} messages are back from last time, buttons and all (:log shows them)."
-            )
         bot = _make_bot(bot_settings, extensions)
         trackers = getattr(bot, "trackers", None)
         terminal.trackers_settled = trackers.settled if trackers is not None else None

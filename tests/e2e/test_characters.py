@@ -28,6 +28,11 @@ EDITABLE = (
 # Helpers ----------------------------------------------------------------------------------
 
 
+def root_id(table: SandboxTable, name: str) -> str:
+    """Return the id Discord gave a synced command (what a mention of it carries)."""
+    return next(c["id"] for c in table.server.synced_commands() if c["name"] == name)
+
+
 async def sheet(table: SandboxTable, owner: str, name: str) -> Character | None:
     """Read a player's character as stored now (None: there is none)."""
     store = table.bot.store  # type: ignore[attr-defined]
@@ -97,7 +102,11 @@ async def test_create_makes_the_first_character_active(table: SandboxTable) -> N
         "/character create name:Mira physical:3 finesse:2 grit:22 risk:1"
     )
     assert reply.ephemeral
-    assert reply.content == "Created **Mira**. It is your active character: `/init join` plays it."
+    init = root_id(table, "init")
+    assert (
+        reply.content
+        == f"Created **Mira**. It is your active character: </init join:{init}> plays it."
+    )
     mira = await sheet(table, "alice", "Mira")
     assert mira is not None
     assert (mira.physical, mira.finesse, mira.grit, mira.max_grit, mira.risk) == (3, 2, 22, 30, 1)
@@ -109,7 +118,8 @@ async def test_a_second_character_leaves_the_active_one(table: SandboxTable) -> 
     await alice.run("/character create name:Mira")
     reply = await alice.run("/character create name:Tamsin")
     assert reply.content == (
-        "Created **Tamsin**. Your active character is still Mira (`/character use` changes it)."
+        "Created **Tamsin**. Your active character is still Mira "
+        f"(</character use:{root_id(table, 'character')}> changes it)."
     )
 
 
@@ -152,7 +162,8 @@ async def test_use_switches_the_character_init_join_plays(table: SandboxTable) -
     await alice.run("/character create name:Mira")
     await alice.run("/character create name:Tamsin finesse:4 grit:14")
     reply = await alice.run("/character use name:tamsin")
-    assert reply.content == "**Tamsin** is your active character: `/init join` plays it."
+    init = root_id(table, "init")
+    assert reply.content == f"**Tamsin** is your active character: </init join:{init}> plays it."
     await table.user("gm").run("/init start")
     await alice.run("/init join")
     tamsin = await fighter(table, "Tamsin")

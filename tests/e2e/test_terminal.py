@@ -205,8 +205,8 @@ def test_tab_completes_commands_options_and_names_and_up_recalls(tmp_path: Path)
     assert "/roll expression:1d1+41" in (tmp_path / "t.history").read_text(encoding="utf-8")
 
 
-def test_timestamps_and_dropped_dice_read_as_in_discord(tmp_path: Path) -> None:
-    """A timestamp showed as its raw number, or a dropped die was not struck through."""
+def test_timestamps_dropped_dice_and_direct_messages(tmp_path: Path) -> None:
+    """A timestamp showed as its number, a dropped die was not struck, or a DM could not roll."""
     child = _spawn_terminal(tmp_path / "t.db", "--extension", "tests.e2e.probe_cog")
     try:
         child.expect_exact("gm@table-1>")
@@ -216,6 +216,15 @@ def test_timestamps_and_dropped_dice_read_as_in_discord(tmp_path: Path) -> None:
         child.send("/roll expression:4d6kh3\r")
         child.expect(r"rolls 4d6kh3 \([^)]*\d\u0336[^)]*\)")
         child.expect_exact("gm@table-1>")
+        child.send(":channel dm\r")  # a direct message with the bot: /roll works there too
+        child.expect_exact("You are now in your direct messages with the bot.")
+        child.expect_exact("gm@dm>")
+        child.send("/roll expression:1d1+1\r")
+        child.expect_exact("= 2")
+        child.expect_exact("gm@dm>")
+        child.send("/init start\r")
+        child.expect_exact("/init is not offered in direct messages")
+        child.expect_exact("gm@dm>")
         _quit(child)
     finally:
         child.close(force=True)
