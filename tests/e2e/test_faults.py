@@ -136,7 +136,12 @@ def normalised(text: str, table: SandboxTable) -> str:
     """Replace Discord ids by names (people, channels) or `<id>`, and due times by `<time>`."""
     names = {m.id: f"@{m.name}" for m in table.server.guild.members.values()}
     names |= {c.id: "#channel" for c in table.server.guild.channels.values()}
-    text = re.sub(r"<time \d+>|<t:\d+(:\w)?>", "<time>", text)
+    # Due times as the sandbox renders them (14:30:20, in 58 seconds) or raw (<t:…:R>).
+    text = re.sub(
+        r"<t:\d+(:\w)?>|\b\d\d:\d\d(:\d\d)?\b|(in )?\b\d+ (second|minute|hour)s?( ago)?",
+        "<time>",
+        text,
+    )
     return re.sub(r"\d{15,}", lambda m: names.get(int(m.group()), "<id>"), text)
 
 
