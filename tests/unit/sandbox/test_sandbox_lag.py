@@ -14,9 +14,12 @@ async def test_a_blocking_call_is_measured_as_a_stall_at_least_as_long() -> None
         await lag.take()
         time.sleep(0.03)  # noqa: ASYNC251 — holds the loop on purpose, as a slow roll did
         stalled = await lag.take()
-    assert stalled.late >= 0.03
-    assert reported and max(reported) >= 0.03
-    assert lag.worst_ever.late >= 0.03
+    # The block may start part-way through the monitor's own sleep: up to one interval of
+    # it was due anyway, so the lateness is the block less at most one interval.
+    at_least = 0.03 - lag.interval
+    assert stalled.late >= at_least
+    assert reported and max(reported) >= at_least
+    assert lag.worst_ever.late >= at_least
 
 
 async def test_busy_counts_the_loops_own_work() -> None:
@@ -28,4 +31,4 @@ async def test_busy_counts_the_loops_own_work() -> None:
             pass
         worked = await lag.take()
     assert worked.busy >= 0.03
-    assert worked.late >= 0.03
+    assert worked.late >= 0.03 - lag.interval  # as above: one interval may already be due
