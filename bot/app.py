@@ -24,8 +24,10 @@ from bot.rules.specials import SpecialBook
 from bot.scheduler import Scheduler
 from bot.specials_hooks import SpecialHooks
 from bot.store import SQLiteStore, Store
+from bot.table import Moments
 from bot.tracker import RECONCILE_WINDOW, Trackers
 from bot.turns import render_tracker
+from bot.views import answer_vanished_click
 
 log = logging.getLogger("tablehand")
 
@@ -112,6 +114,7 @@ class Tablehand(commands.Bot):
         self.book = SpecialBook(self.catalogue.specials.specials)
         self.hooks = SpecialHooks(self.book)
         self.trackers = Trackers(self, self.store, render_tracker, interval=tracker_interval)
+        self.moments = Moments()  # when each fight's turn last changed, for racing commands
         # Command ids for clickable mentions (`bot.help.mention("init next")`), from the sync
         # or, when this start did not sync, from Discord's list of registered commands.
         self.help = CommandIds()
@@ -144,6 +147,9 @@ class Tablehand(commands.Bot):
             self.help.learn(await self.tree.fetch_commands(), None)
         except discord.HTTPException as error:  # mentions fall back to plain `/name` text
             log.warning("could not fetch the registered commands: %s", error)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await answer_vanished_click(interaction)
 
     async def on_guild_channel_pins_update(
         self, channel: discord.abc.GuildChannel | discord.Thread, last_pin: object

@@ -112,17 +112,23 @@ class Outbox:
         messages.extend({"embeds": group} for group in groups)
         return messages
 
-    async def answer(self, interaction: discord.Interaction, *, gm: bool) -> None:
-        """Answer an interaction: public messages first, then the private ones."""
+    async def answer(self, interaction: discord.Interaction, *, gm: bool) -> int | None:
+        """Answer an interaction: public messages first, then the private ones; return the first id."""
         outgoing = [(m, False) for m in self.public_messages()]
         outgoing += [(m, True) for m in self.private_messages(gm=gm)]
+        first: int | None = None
         for message, ephemeral in outgoing:
             if not interaction.response.is_done():
-                await interaction.response.send_message(**message, ephemeral=ephemeral)
+                sent = await interaction.response.send_message(**message, ephemeral=ephemeral)
+                message_id = sent.message_id
             else:
-                await interaction.followup.send(**message, ephemeral=ephemeral)
+                message_id = (await interaction.followup.send(**message, ephemeral=ephemeral)).id
+            first = first or message_id
+        return first
 
-    async def post(self, channel: discord.abc.Messageable) -> None:
-        """Post the public part in a channel (the bot's own work: nobody to tell privately)."""
+    async def post(self, channel: discord.abc.Messageable) -> int | None:
+        """Post the public part in a channel (the bot's own work); return the first message's id."""
+        first: int | None = None
         for message in self.public_messages():
-            await channel.send(**message)
+            first = first or (await channel.send(**message)).id
+        return first

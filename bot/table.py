@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 from discord import app_commands
 
-from bot.errors import BadInput, NoEncounter, NotAllowed, NotFound
+from bot.errors import BadInput, NoEncounter, NotAllowed, NotFound, RuleViolation
 from bot.outbox import Outbox
 from bot.permissions import Caller, controls, is_gm, require_gm
 from bot.render.grit import grit_change_text
@@ -35,12 +35,53 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+SENT_TOO_EARLY = (
+    "That turn was already over when you sent this; send /init next again to end the one on now."
+)
 
 # What the caller means a combatant for: to act for it (its player or the GM), to answer
 # an attack on it (its player; the GM for NPCs), to aim at it, or to look at it.
 Purpose = Literal["act", "defend", "target", "look"]
 About = Combatant | Iterable[Combatant] | None
 EmbedText = discord.Embed | Callable[[bool], discord.Embed]
+
+
+def moment_of(encounter: Encounter) -> str:
+    """Return what identifies the moment of a fight: round, phase, whose turn, and any /act."""
+    owner = "-"
+    if encounter.phase == "initiative" and encounter.turn is not None:
+        if 0 <= encounter.turn < len(encounter.order):
+            owner = str(encounter.order[encounter.turn])
+    return f"{encounter.round}.{encounter.phase[:3]}.{owner}.{encounter.acting_now or 0}"
+
+
+class Moments:
+    """When each channel's current moment was announced, so a command can tell what it was sent for.
+
+    A slash command carries only when it was sent (its snowflake). One sent before the
+    moment it would act on was announced (the announcing message's snowflake, Discord's
+    same clock) was meant for the moment before. Kept in memory: a race is sub-second.
+    """
+
+    def __init__(self) -> None:
+        self._announced: dict[int, tuple[str, int | None]] = {}
+
+    def began(self, channel_id: int, moment: str) -> None:
+        """Note that a channel's new moment is committed and its announcement is on its way."""
+        self._announced[channel_id] = (moment, None)
+
+    def announced(self, channel_id: int, moment: str, snowflake: int) -> None:
+        """Note when the channel's moment was shown (unless another has begun since)."""
+        if self._announced.get(channel_id, ("", None))[0] == moment:
+            self._announced[channel_id] = (moment, snowflake)
+
+    def sent_before(self, channel_id: int, moment: str, snowflake: int) -> bool:
+        """Return whether something sent at `snowflake` was sent before `moment` was shown."""
+        known = self._announced.get(channel_id)
+        if known is None or known[0] != moment:
+            return False  # announced long ago (or before a restart): nothing to race
+        shown_at = known[1]
+        return shown_at is None or snowflake < shown_at
 
 
 def _about(about: About) -> tuple[Combatant, ...]:
@@ -61,6 +102,7 @@ class Table:
     settings: GuildSettings
     state: ChannelState
     out: Outbox = field(default_factory=Outbox)
+    new_moment: str | None = None  # the fight's moment, if this command changed it
 
     @property
     def channel_id(self) -> int:
@@ -79,6 +121,22 @@ class Table:
     @property
     def is_gm(self) -> bool:
         return is_gm(self.caller, self._readable_encounter, self.settings)
+
+    @property
+    def moment(self) -> str | None:
+        """Return the fight's moment (see `moment_of`), or None without a readable fight."""
+        encounter = self._readable_encounter
+        return None if encounter is None else moment_of(encounter)
+
+    def require_sent_for_now(self) -> None:
+        """Refuse a command sent before the fight's current moment was announced."""
+        moment = self.moment
+        if (
+            self.interaction is not None
+            and moment is not None
+            and self.bot.moments.sent_before(self.channel_id, moment, self.interaction.id)
+        ):
+            raise RuleViolation(SENT_TOO_EARLY)
 
     def require_gm(self, doing: str) -> None:
         """Refuse unless the caller is the GM; `doing` completes "Only the GM can …"."""
@@ -249,19 +307,23 @@ class Table:
             self.say(lambda gm_view: grit_change_text(change, gm_view=gm_view), about=combatant)
         return change
 
-    async def _finish(self) -> None:
-        """Before the commit: build the round summary from its whole log."""
+    async def _finish(self, moment_before: str | None) -> None:
+        """Before the commit: note a new moment of the fight, build the round summary."""
+        moment = self.moment
+        if moment is not None and moment != moment_before:
+            # Under the lock: a command that waits for it finds the new moment on its way.
+            self.new_moment = moment
+            self.bot.moments.began(self.channel_id, moment)
         if self.out.summary_round is not None:
             entries = await self.state.round_log(self.out.summary_round)
             self.out.embeds.append(summary_embed(self.out.summary_round, entries))
 
-    async def deliver(self) -> None:
-        """Send what was said: the public part, then the caller's private part."""
+    async def deliver(self) -> int | None:
+        """Send what was said: the public part, then the caller's private part; return the first id."""
         if self.interaction is not None:
-            await self.out.answer(self.interaction, gm=self.is_gm)
-        else:
-            channel = self.bot.get_partial_messageable(self.channel_id)
-            await self.out.post(channel)
+            return await self.out.answer(self.interaction, gm=self.is_gm)
+        channel = self.bot.get_partial_messageable(self.channel_id)
+        return await self.out.post(channel)
 
 
 def _renderer(text: Text) -> Callable[[bool], str]:
@@ -288,8 +350,9 @@ async def at_table(interaction: discord.Interaction) -> AsyncIterator[Table]:
     settings = await bot.store.settings(interaction.guild_id)
     async with bot.store.channel(interaction.channel_id) as state:
         table = Table(bot, interaction, Caller.of(interaction), settings, state)
+        before = table.moment
         yield table
-        await table._finish()
+        await table._finish(before)
     await _after_commit(table)
 
 
@@ -302,16 +365,25 @@ async def at_channel(bot: Tablehand, channel_id: int) -> AsyncIterator[Table]:
         settings = await bot.store.settings(encounter.guild_id if encounter else None)
         caller = Caller(user_id=bot.user.id if bot.user else 0)
         table = Table(bot, None, caller, settings, state)
+        before = table.moment
         yield table
-        await table._finish()
+        await table._finish(before)
     await _after_commit(table)
 
 
 async def _after_commit(table: Table) -> None:
     if table.state.encounter_written:
         table.bot.trackers.touch(table.channel_id)
-    if not table.out.empty:
-        await table.deliver()
+    moment = table.new_moment
+    shown_at = None
+    try:
+        if not table.out.empty:
+            shown_at = await table.deliver()
+    finally:
+        if moment is not None:
+            # Not delivered (or no id came back): the tracker shows it about now.
+            now = discord.utils.time_snowflake(discord.utils.utcnow())
+            table.bot.moments.announced(table.channel_id, moment, shown_at or now)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """Turns at the table: ending a turn, Wait and Hold — for the commands and the tracker's buttons.
 
 `/init next`, `/wait` and `/hold` and the pinned tracker's **Next**, **Wait** and **Hold**
-run the same flows here. A button carries the turn it was pressed for, so a double
-click or a button racing a command is refused instead of ending two turns.
+run the same flows here. A button carries the moment it was shown for, so a double
+click or a button racing a command is refused instead of ending two turns; `/init next`
+carries only when it was sent, and is refused if that was before the turn it would end
+was announced (`bot.table.Moments`).
 """
 
 from __future__ import annotations
@@ -19,9 +21,15 @@ from bot.render.turns import announce
 from bot.rules import encounter as flow
 from bot.rules import fortune
 from bot.rules.models import Encounter
-from bot.table import Table, at_table
+from bot.table import Table, at_table, moment_of
 from bot.tracker import TrackerContent
 from bot.views import PersistentButton
+
+
+def next_turn(table: Table) -> None:
+    """Do /init next: end the current turn, unless it was announced after the command was sent."""
+    table.require_sent_for_now()
+    end_turn(table)
 
 
 def end_turn(table: Table) -> None:
@@ -54,12 +62,6 @@ def hold(table: Table, name: str | None) -> None:
     table.say(hold_text(combatant, held), about=combatant)
 
 
-def turn_key(encounter: Encounter) -> str:
-    """Return what identifies the moment a tracker shows: round, phase, turn and any /act."""
-    turn = "-" if encounter.turn is None else str(encounter.turn)
-    return f"{encounter.round}.{encounter.phase[:3]}.{turn}.{encounter.acting_now or 0}"
-
-
 TRACKER_ACTIONS = {
     "next": ("Next", discord.ButtonStyle.primary, "⏭"),
     "wait": ("Wait", discord.ButtonStyle.secondary, "⏸"),
@@ -73,6 +75,8 @@ class TrackerButton(
     template=r"th:tracker:(?P<action>next|wait|hold)(?::(?P<key>[\w.-]+))?",
 ):
     """Next / Wait / Hold on the pinned tracker, pressed for the moment it showed."""
+
+    gone = STALE  # pressed on a tracker that has moved on since it was drawn
 
     def __init__(self, action: str, key: str | None = None) -> None:
         label, style, emoji = TRACKER_ACTIONS[action]
@@ -94,9 +98,10 @@ class TrackerButton(
         if not await self._current(interaction):
             return
         async with at_table(interaction) as table:
-            # A tracker from before buttons carried their moment has no key: nothing to check.
-            if self.key is not None and self.key != turn_key(table.encounter):
+            if self.key is not None and self.key != moment_of(table.encounter):
                 raise RuleViolation(STALE)
+            if self.key is None:  # drawn before buttons carried their moment: as a command
+                table.require_sent_for_now()
             if self.action == "next":
                 end_turn(table)
             elif self.action == "wait":
@@ -122,7 +127,7 @@ class TrackerButton(
 def tracker_view(encounter: Encounter) -> discord.ui.View:
     """Return the tracker's buttons, each carrying the moment it is shown for."""
     view = discord.ui.View(timeout=None)
-    key = turn_key(encounter)
+    key = moment_of(encounter)
     for action in TRACKER_ACTIONS:
         view.add_item(TrackerButton(action, key))
     return view

@@ -8,13 +8,17 @@ through the bot's one error handler.
 
 from __future__ import annotations
 
+import logging
 import re
-from typing import ClassVar, Self
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, Self
 
 import discord
 
 from bot.errors import NotAllowed
-from bot.replies import report_error
+from bot.replies import NETWORK_ERRORS, describe, report_error
+
+log = logging.getLogger(__name__)
 
 
 class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:(?!)"):
@@ -26,6 +30,10 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:
     the bot's one error handler.
     """
 
+    # Said when a click comes for a button its message no longer shows (the message changed
+    # after the user's screen drew it): discord.py would drop that click without an answer.
+    gone: ClassVar[str] = "That button is gone: its message has changed since; look at it again."
+
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await self.pressed(interaction)
@@ -35,6 +43,46 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:
     async def pressed(self, interaction: discord.Interaction) -> None:
         """Handle the click."""
         raise NotImplementedError(f"{type(self).__name__} does not handle its click")
+
+
+def _custom_ids(components: Sequence[Any]) -> Iterator[str]:
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            yield custom_id
+        yield from _custom_ids(getattr(component, "children", None) or [])
+
+
+def _persistent(cls: type[PersistentButton] = PersistentButton) -> Iterator[type[PersistentButton]]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _persistent(sub)
+
+
+async def answer_vanished_click(interaction: discord.Interaction) -> None:
+    """Answer a click on a persistent button its message no longer shows.
+
+    discord.py hands a DynamicItem only clicks whose custom_id the message still has; a
+    click sent from a screen drawn before the message changed (a double click, a tracker
+    that moved on) would get no answer at all, and the user "This interaction failed".
+    """
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    custom_id = data.get("custom_id")
+    message = interaction.message
+    if interaction.type is not discord.InteractionType.component or message is None:
+        return
+    if not isinstance(custom_id, str) or custom_id in _custom_ids(message.components):
+        return  # the button's own handler answers it
+    button = next(
+        (b for b in _persistent() if b.__discord_ui_compiled_template__.fullmatch(custom_id)),
+        None,
+    )
+    if button is None:
+        return
+    try:
+        await interaction.response.send_message(button.gone, ephemeral=True)
+    except (discord.HTTPException, *NETWORK_ERRORS):
+        log.warning("could not answer a click on a vanished button: %s", describe(interaction))
 
 
 CONFIRM_TEMPLATE = r"th:confirm:{what}:(?P<answer>yes|no):(?P<user>\d+):(?P<ref>[\w.-]*)"

@@ -323,7 +323,7 @@ class Initiative(
     )
     async def next(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            turns.end_turn(table)
+            turns.next_turn(table)
 
     @app_commands.command(name="prev", description="Step back one turn (nothing ticks again)")
     async def prev(self, interaction: discord.Interaction) -> None:
