@@ -226,14 +226,16 @@ def remove_combatant(encounter: Encounter, combatant: Combatant, hooks: TurnHook
     was_acting = acting is not None and acting.id == combatant.id
     if encounter.acting_now == combatant.id:
         encounter.acting_now = None
-        was_acting = False  # the interrupted turn simply goes on
+        # The interrupted turn goes on, unless its owner left or waited meanwhile.
+        was_acting = encounter.turn_passed
+        encounter.turn_passed = False
     if combatant.id in encounter.order:
         index = encounter.order.index(combatant.id)
         encounter.order.remove(combatant.id)
-        if encounter.turn is not None and index < encounter.turn:
-            encounter.turn -= 1
-        elif encounter.turn is not None and index == encounter.turn:
-            encounter.turn -= 1  # the next turn is now at this index
+        if encounter.turn is not None and index <= encounter.turn:
+            encounter.turn -= 1  # at the turn itself: the next turn is now at this index
+            if index == encounter.turn + 1 and encounter.acting_now is not None:
+                encounter.turn_passed = True  # its owner left during an /act
     encounter.combatants.remove(combatant)
     if was_acting:
         return _next_turn(encounter, hooks, ended=None)
@@ -248,7 +250,8 @@ def move_combatant(encounter: Encounter, combatant: Combatant, position: int) ->
         raise BadInput(f"Position must be between 1 and {len(encounter.order)}.")
     if combatant.id not in encounter.order:
         raise RuleViolation(f"{combatant.name} has no place in this round's order yet.")
-    current = encounter.order[encounter.turn] if encounter.turn is not None else None
+    turn = encounter.turn
+    current = encounter.order[turn] if turn is not None and turn >= 0 else None
     encounter.order.remove(combatant.id)
     encounter.order.insert(position - 1, combatant.id)
     if current is not None:
@@ -337,6 +340,8 @@ def wait(encounter: Encounter, combatant: Combatant, hooks: TurnHooks | None = N
     if combatant.acted_this_round or encounter.acting_now == combatant.id:
         raise RuleViolation(f"{combatant.name} has already acted this round.")
     combatant.waiting = True
+    if encounter.acting_now is not None and _turn_owner(encounter) is combatant:
+        encounter.turn_passed = True  # its turn is interrupted: it passes when the act ends
     actor = current_actor(encounter)
     if actor is not None and actor.id == combatant.id:
         # Its own turn: the turn is passed over and the order goes on.
@@ -367,6 +372,14 @@ def hold(encounter: Encounter, combatant: Combatant) -> None:
 
 
 # Internals.
+
+
+def _turn_owner(encounter: Encounter) -> Combatant | None:
+    """Return whose turn it is in the order (an /act may be running inside it)."""
+    turn = encounter.turn
+    if encounter.phase != "initiative" or turn is None or not 0 <= turn < len(encounter.order):
+        return None
+    return by_id(encounter, encounter.order[turn])
 
 
 def _require_can_act(combatant: Combatant) -> None:
@@ -444,6 +457,11 @@ def _end_act(encounter: Encounter, hooks: TurnHooks) -> Step:
     encounter.acting_now = None
     actor.acted_out_of_turn = True
     end = _end_turn(encounter, actor, hooks)
+    if encounter.turn_passed:
+        encounter.turn_passed = False
+        if encounter.phase == "initiative":
+            step = _next_turn(encounter, hooks, ended=actor.id)
+            return step.model_copy(update={"turn_ends": [end, *step.turn_ends]})
     resumed = encounter.phase == "initiative"
     return _step(encounter, ended=actor.id, resumed=resumed, turn_ends=[end])
 
@@ -531,6 +549,7 @@ def _open_round(encounter: Encounter) -> None:
     encounter.phase = "start" if encounter.flow == "full" else "declaration"
     encounter.turn = None
     encounter.acting_now = None
+    encounter.turn_passed = False
     for combatant in encounter.combatants:
         _reset_for_round(combatant)
         if encounter.mode != "once":

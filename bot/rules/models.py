@@ -210,6 +210,9 @@ class Encounter(Model):
     order: list[int] = Field(default_factory=list)  # combatant ids in this round's turn order
     turn: int | None = None  # index into order of the current actor; None before the first turn
     acting_now: int | None = None  # a waiting combatant acting inside the current turn (/act)
+    # The current turn's owner left or chose to wait during an /act: no turn to go back to,
+    # so the act's end starts the next one [GAME.md §5, bot].
+    turn_passed: bool = False
     next_combatant_id: int = 1
     tracker_message_id: int | None = None
     pending_attacks: list[PendingAttack] = Field(default_factory=list)  # awaiting a defense

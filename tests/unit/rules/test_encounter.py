@@ -357,3 +357,54 @@ def test_numbered_names_and_duplicates() -> None:
     add(encounter, "Goblin 2")
     with pytest.raises(BadInput, match="already a combatant named Goblin 2"):
         flow.numbered_names(encounter, "goblin", 3)
+
+
+def act_inside_goblins_turn() -> Encounter:
+    """Mira (5) waits, the Goblin (3) takes its turn, and Mira acts inside it; Orc (1) is next."""
+    encounter = finesse_fight()
+    flow.advance(encounter, random.Random(0))
+    flow.wait(encounter, flow.by_name(encounter, "Mira"))
+    flow.act_now(encounter, flow.by_name(encounter, "Mira"))
+    assert actor(encounter) == "Mira" and names(encounter)[encounter.turn or 0] == "Goblin"
+    return encounter
+
+
+def test_removing_the_interrupted_actor_makes_the_acts_end_start_the_next_turn() -> None:
+    """With the Goblin removed during Mira's /act, the act's end went back to a turn already had."""
+    encounter = act_inside_goblins_turn()
+    flow.remove_combatant(encounter, flow.by_name(encounter, "Goblin"), flow.NoHooks())
+    assert actor(encounter) == "Mira"  # the act goes on
+    step = flow.advance(encounter, random.Random(0))
+    assert not step.resumed and actor(encounter) == "Orc"
+    assert [e.combatant_id for e in step.turn_ends] == [flow.by_name(encounter, "Mira").id]
+
+
+def test_removing_the_first_interrupted_actor_gives_the_last_no_turn() -> None:
+    """With the first in order removed mid-act, turn −1 handed the last combatant a turn."""
+    encounter = finesse_fight()
+    flow.advance(encounter, random.Random(0))  # Mira's turn
+    flow.wait(encounter, flow.by_name(encounter, "Orc"))
+    flow.act_now(encounter, flow.by_name(encounter, "Orc"))
+    flow.remove_combatant(encounter, flow.by_name(encounter, "Mira"), flow.NoHooks())
+    flow.advance(encounter, random.Random(0))
+    assert actor(encounter) == "Goblin"
+    step = flow.advance(encounter, random.Random(0))
+    assert step.summary_round == 1  # Orc used /act: its own place passes, the round ends
+
+
+def test_removing_the_actor_after_its_turns_owner_left_starts_the_next_turn() -> None:
+    """With the Goblin gone and then Mira removed mid-act, nobody was acting."""
+    encounter = act_inside_goblins_turn()
+    flow.remove_combatant(encounter, flow.by_name(encounter, "Goblin"), flow.NoHooks())
+    flow.remove_combatant(encounter, flow.by_name(encounter, "Mira"), flow.NoHooks())
+    assert actor(encounter) == "Orc"
+
+
+def test_waiting_in_ones_interrupted_turn_passes_it_when_the_act_ends() -> None:
+    """The Goblin's /wait during Mira's /act gave it its turn back after the act, and a Hold."""
+    encounter = act_inside_goblins_turn()
+    flow.wait(encounter, flow.by_name(encounter, "Goblin"))
+    flow.advance(encounter, random.Random(0))
+    assert actor(encounter) == "Orc"
+    flow.act_now(encounter, flow.by_name(encounter, "Goblin"))  # still waiting: may act later
+    assert actor(encounter) == "Goblin"
