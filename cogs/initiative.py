@@ -360,12 +360,14 @@ class Initiative(
         async with at_table(interaction) as table:
             encounter = table.gm("reorder the turns")
             moving = table.named(combatant)
-            flow.move_combatant(encounter, moving, position)
-            table.say(
-                f"{moving.name} now acts at place {position}.",
-                about=moving,
-                log=f"The GM moves {moving.name} to place {position}.",
-            )
+            place = flow.move_combatant(encounter, moving, position)
+            text = f"{moving.name} now acts at place {place}."
+            if place != position:
+                text = (
+                    f"{moving.name} has not acted this round and place {position} has passed: "
+                    f"it acts next, at place {place}."
+                )
+            table.say(text, about=moving, log=f"The GM moves {moving.name} to place {place}.")
 
     @app_commands.command(name="list", description="Show the whole tracker (only to you)")
     async def list(self, interaction: discord.Interaction) -> None:

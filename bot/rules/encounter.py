@@ -242,20 +242,41 @@ def remove_combatant(encounter: Encounter, combatant: Combatant, hooks: TurnHook
     return _step(encounter)
 
 
-def move_combatant(encounter: Encounter, combatant: Combatant, position: int) -> None:
-    """Put a combatant at a 1-based place in this round's order, keeping whose turn it is."""
-    if encounter.phase != "initiative":
+def move_combatant(encounter: Encounter, combatant: Combatant, position: int) -> int:
+    """Put a combatant at a 1-based place in this round's order; return the place it took.
+
+    Whose turn it is stays; those who had their turn stay before it, those still to act
+    after it: one still to act moved to a passed place acts next instead, one that had
+    its turn is not moved to a place still to come, and the actor is not moved at all.
+    """
+    if encounter.phase != "initiative" or encounter.turn is None:
         raise RuleViolation("The turn order is set when the round's turns begin; move it then.")
     if not 1 <= position <= len(encounter.order):
         raise BadInput(f"Position must be between 1 and {len(encounter.order)}.")
     if combatant.id not in encounter.order:
         raise RuleViolation(f"{combatant.name} has no place in this round's order yet.")
-    turn = encounter.turn
-    current = encounter.order[turn] if turn is not None and turn >= 0 else None
-    encounter.order.remove(combatant.id)
-    encounter.order.insert(position - 1, combatant.id)
-    if current is not None:
-        encounter.turn = encounter.order.index(current)
+    owner = None if encounter.turn_passed else _turn_owner(encounter)
+    if owner is not None and owner.id == combatant.id:
+        raise RuleViolation(
+            f"{combatant.name} is taking its turn now; to act later this round it can /wait."
+        )
+    # The order is those who had their turn, the owner of this one, then those still to act.
+    passed = encounter.turn + (0 if owner else 1)
+    first_to_come = passed + (1 if owner else 0)
+    place = position - 1
+    if encounter.order.index(combatant.id) < passed:
+        if place >= passed:
+            raise RuleViolation(
+                f"{combatant.name} has had its turn this round; place {position} is still to "
+                "come (it would act twice)."
+            )
+    else:
+        place = max(place, first_to_come)  # still to act this round: next at the earliest
+    order = [cid for cid in encounter.order if cid != combatant.id]
+    order.insert(place, combatant.id)
+    encounter.order = order
+    encounter.turn = first_to_come - 1
+    return place + 1
 
 
 # Advancing.

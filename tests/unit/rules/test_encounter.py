@@ -311,14 +311,28 @@ def test_removing_the_current_actor_starts_the_next_turn() -> None:
 
 
 def test_move_reorders_and_keeps_whose_turn_it_is() -> None:
-    """/init move changed whose turn it is."""
+    """/init move changed whose turn it is, or took a turn still to come (Orc to passed place 1)."""
     encounter = finesse_fight()
     flow.advance(encounter, random.Random(0))
-    flow.move_combatant(encounter, flow.by_name(encounter, "Orc"), 1)
-    assert names(encounter) == ["Orc", "Mira", "Goblin"]
+    assert flow.move_combatant(encounter, flow.by_name(encounter, "Orc"), 1) == 2
+    assert names(encounter) == ["Mira", "Orc", "Goblin"]
     assert actor(encounter) == "Mira"
+    assert flow.move_combatant(encounter, flow.by_name(encounter, "Orc"), 3) == 3
+    assert names(encounter) == ["Mira", "Goblin", "Orc"]
     with pytest.raises(BadInput, match="between 1 and 3"):
         flow.move_combatant(encounter, flow.by_name(encounter, "Orc"), 4)
+
+
+def test_move_gives_nobody_a_second_turn() -> None:
+    """/init move put Mira (her turn over) or the actor at a place still to come."""
+    encounter = finesse_fight()
+    flow.advance(encounter, random.Random(0))
+    flow.advance(encounter, random.Random(0))  # the Goblin's turn
+    with pytest.raises(RuleViolation, match="Mira has had its turn"):
+        flow.move_combatant(encounter, flow.by_name(encounter, "Mira"), 3)
+    with pytest.raises(RuleViolation, match="Goblin is taking its turn now"):
+        flow.move_combatant(encounter, flow.by_name(encounter, "Goblin"), 1)
+    assert names(encounter) == ["Mira", "Goblin", "Orc"] and actor(encounter) == "Goblin"
 
 
 def test_the_full_flow_steps_through_every_phase_in_order() -> None:
