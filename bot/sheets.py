@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import NotFound, RuleViolation
-from bot.rules.models import Character
+from bot.rules.models import Character, Combatant
 from bot.store import Store
 from bot.store.base import KeyedLocks
 from bot.table import name_choices
@@ -30,6 +30,17 @@ SHEET_LOCKS = KeyedLocks()
 async def fight_holding(store: Store, character_id: int) -> int | None:
     """Return the channel whose encounter plays this character, if any."""
     return await store.character_fight(character_id)
+
+
+async def as_played(store: Store, character: Character) -> Character | Combatant:
+    """Return the character as it plays now: its combatant while in a fight, else its sheet."""
+    assert character.id is not None
+    channel_id = await fight_holding(store, character.id)
+    encounter = None if channel_id is None else await store.peek(channel_id)
+    if encounter is None:
+        return character
+    playing = (c for c in encounter.combatants if c.character_id == character.id)
+    return next(playing, character)  # the fight's Grit is the live one [GAME.md §1]
 
 
 async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Character:

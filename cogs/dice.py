@@ -18,6 +18,7 @@ from bot.rules.checks import ChallengeLevel, TimeTaken, roll_check
 from bot.rules.dice import Roller, roll_expression
 from bot.rules.grit import die_of
 from bot.rules.models import Combatant
+from bot.sheets import as_played
 from bot.table import Table, at_table, combatant_choices
 
 if TYPE_CHECKING:
@@ -53,7 +54,10 @@ class Dice(commands.Cog):
         self.bot = bot
 
     async def _active(self, interaction: discord.Interaction) -> Roller | None:
-        return await self.bot.store.active_character(interaction.guild_id or 0, interaction.user.id)
+        """Return the caller's active character as it plays now (in a fight elsewhere: live)."""
+        store = self.bot.store
+        active = await store.active_character(interaction.guild_id or 0, interaction.user.id)
+        return None if active is None else await as_played(store, active)
 
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)

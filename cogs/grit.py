@@ -26,7 +26,13 @@ from bot.render.text import roll_breakdown
 from bot.rules.dice import ExpressionRoll, check_expression, roll_expression
 from bot.rules.grit import GritChange, change_grit, die_of
 from bot.rules.models import Character, Combatant
-from bot.sheets import character_choices, find_own, own_sheet, refuse_grit_in_fight
+from bot.sheets import (
+    as_played,
+    character_choices,
+    find_own,
+    own_sheet,
+    refuse_grit_in_fight,
+)
 from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
 
 if TYPE_CHECKING:
@@ -169,7 +175,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             embed = grit_card(target, exact=gm or not target.is_npc)
         elif combatant:
             character = await self._own_character(interaction, combatant, encounter is not None)
-            embed = grit_card(character, exact=True)
+            embed = grit_card(await as_played(self.bot.store, character), exact=True)
         else:
             active = await self.bot.store.active_character(
                 interaction.guild_id or 0, interaction.user.id
@@ -179,7 +185,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                     "You have no combatant here and no active character: name one "
                     "(`combatant:`), or /character create one."
                 )
-            embed = grit_card(active, exact=True)
+            embed = grit_card(await as_played(self.bot.store, active), exact=True)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="damage", description="Lower Grit by an amount (dice allowed: 2d6)")
