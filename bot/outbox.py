@@ -7,25 +7,37 @@ whatever is too long for Discord into several messages, so nothing is cut or ref
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 CONTENT_LIMIT = 2000  # characters of a message's content [Discord]
+DESCRIPTION_LIMIT = 4096  # characters of an embed's description [Discord]
+FIELD_LIMIT = 1024  # characters of an embed field's value [Discord]
 EMBEDS_PER_MESSAGE = 10  # [Discord]
 EMBED_TOTAL_LIMIT = 6000  # characters of all embeds of one message [Discord]
 
+Shown = Callable[[int | None], None] | None  # hears the id of the first message sent
+
+
+def _cut(line: str, limit: int) -> int:
+    """Return where to cut an overlong line: after a list's comma, else at a space."""
+    comma = line.rfind(", ", 0, limit)
+    if comma > limit // 2:
+        return comma + 1  # a name in a list ("Goblin 1, Goblin 2, …") stays whole
+    space = line.rfind(" ", 0, limit)
+    return space if space > 0 else limit
+
 
 def split_text(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
-    """Split text into pieces of at most `limit` characters, at line breaks, else at spaces."""
+    """Split text into pieces of at most `limit` characters: at line breaks, list commas, spaces."""
     pieces: list[str] = []
     current = ""
     for line in text.split("\n"):
         while len(line) > limit:
-            cut = line.rfind(" ", 0, limit)
-            cut = cut if cut > 0 else limit
+            cut = _cut(line, limit)
             pieces.extend([current] if current else [])
             current = ""
             pieces.append(line[:cut])
@@ -112,23 +124,27 @@ class Outbox:
         messages.extend({"embeds": group} for group in groups)
         return messages
 
-    async def answer(self, interaction: discord.Interaction, *, gm: bool) -> int | None:
-        """Answer an interaction: public messages first, then the private ones; return the first id."""
+    async def answer(
+        self, interaction: discord.Interaction, *, gm: bool, shown: Shown = None
+    ) -> None:
+        """Answer an interaction: public messages first, then the private ones.
+
+        `shown` hears the first message's id (None if Discord did not say) once it is sent.
+        """
         outgoing = [(m, False) for m in self.public_messages()]
         outgoing += [(m, True) for m in self.private_messages(gm=gm)]
-        first: int | None = None
-        for message, ephemeral in outgoing:
+        for n, (message, ephemeral) in enumerate(outgoing):
             if not interaction.response.is_done():
                 sent = await interaction.response.send_message(**message, ephemeral=ephemeral)
                 message_id = sent.message_id
             else:
                 message_id = (await interaction.followup.send(**message, ephemeral=ephemeral)).id
-            first = first or message_id
-        return first
+            if n == 0 and shown is not None:
+                shown(message_id)
 
-    async def post(self, channel: discord.abc.Messageable) -> int | None:
-        """Post the public part in a channel (the bot's own work); return the first message's id."""
-        first: int | None = None
-        for message in self.public_messages():
-            first = first or (await channel.send(**message)).id
-        return first
+    async def post(self, channel: discord.abc.Messageable, *, shown: Shown = None) -> None:
+        """Post the public part in a channel (the bot's own work: nobody to tell privately)."""
+        for n, message in enumerate(self.public_messages()):
+            sent = await channel.send(**message)
+            if n == 0 and shown is not None:
+                shown(sent.id)

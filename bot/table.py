@@ -22,7 +22,7 @@ from bot.errors import BadInput, NoEncounter, NotAllowed, NotFound, RuleViolatio
 from bot.outbox import Outbox
 from bot.permissions import Caller, controls, is_gm, require_gm
 from bot.render.grit import grit_change_text
-from bot.render.turns import Announcement, Text, summary_embed
+from bot.render.turns import Announcement, Text, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.combatant_grit import change_combatant_grit
 from bot.rules.grit import GritChange
@@ -71,8 +71,8 @@ class Moments:
         self._announced[channel_id] = (moment, None)
 
     def announced(self, channel_id: int, moment: str, snowflake: int) -> None:
-        """Note when the channel's moment was shown (unless another has begun since)."""
-        if self._announced.get(channel_id, ("", None))[0] == moment:
+        """Note when the channel's moment was first shown (unless another has begun since)."""
+        if self._announced.get(channel_id) == (moment, None):
             self._announced[channel_id] = (moment, snowflake)
 
     def sent_before(self, channel_id: int, moment: str, snowflake: int) -> bool:
@@ -316,14 +316,22 @@ class Table:
             self.bot.moments.began(self.channel_id, moment)
         if self.out.summary_round is not None:
             entries = await self.state.round_log(self.out.summary_round)
-            self.out.embeds.append(summary_embed(self.out.summary_round, entries))
+            self.out.embeds.extend(summary_embeds(self.out.summary_round, entries))
 
-    async def deliver(self) -> int | None:
-        """Send what was said: the public part, then the caller's private part; return the first id."""
+    async def deliver(self) -> None:
+        """Send what was said: the public part, then the caller's private part."""
+        shown = self._shown if self.new_moment is not None else None
         if self.interaction is not None:
-            return await self.out.answer(self.interaction, gm=self.is_gm)
-        channel = self.bot.get_partial_messageable(self.channel_id)
-        return await self.out.post(channel)
+            await self.out.answer(self.interaction, gm=self.is_gm, shown=shown)
+        else:
+            channel = self.bot.get_partial_messageable(self.channel_id)
+            await self.out.post(channel, shown=shown)
+
+    def _shown(self, message_id: int | None = None) -> None:
+        """Note when the new moment was announced (without a message id: about now)."""
+        assert self.new_moment is not None
+        now = discord.utils.time_snowflake(discord.utils.utcnow())
+        self.bot.moments.announced(self.channel_id, self.new_moment, message_id or now)
 
 
 def _renderer(text: Text) -> Callable[[bool], str]:
@@ -374,16 +382,12 @@ async def at_channel(bot: Tablehand, channel_id: int) -> AsyncIterator[Table]:
 async def _after_commit(table: Table) -> None:
     if table.state.encounter_written:
         table.bot.trackers.touch(table.channel_id)
-    moment = table.new_moment
-    shown_at = None
     try:
         if not table.out.empty:
-            shown_at = await table.deliver()
+            await table.deliver()
     finally:
-        if moment is not None:
-            # Not delivered (or no id came back): the tracker shows it about now.
-            now = discord.utils.time_snowflake(discord.utils.utcnow())
-            table.bot.moments.announced(table.channel_id, moment, shown_at or now)
+        if table.new_moment is not None:
+            table._shown()  # nothing was said, or Discord refused it: the tracker shows it now
 
 
 @dataclass(frozen=True)

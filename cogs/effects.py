@@ -30,8 +30,6 @@ from bot.table import AUTOCOMPLETE_LIMIT, at_table, combatant_choices, glance
 if TYPE_CHECKING:
     from bot.app import Tablehand
 
-LIST_LIMIT = 1900  # characters of one /effect list reply
-
 
 class Effects(commands.Cog):
     """Specials on combatants: apply, cleanse, remove, list; and /move."""
@@ -184,10 +182,7 @@ class Effects(commands.Cog):
             else:
                 shown = [c for c in encounter.combatants if table.is_gm or not c.hidden]
                 lines = [line for c in shown for line in effect_lines(c, self.book)]
-        text = "\n".join(lines) or "No combatants yet."
-        if len(text) > LIST_LIMIT:
-            text = text[: LIST_LIMIT - 2] + " …"
-        await interaction.response.send_message(text, ephemeral=True)
+            table.tell("\n".join(lines) or "No combatants yet.")  # as many messages as it takes
 
     # /move ---------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,8 +12,9 @@ from discord.ext import commands
 
 from bot import options, turns
 from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
-from bot.render.tracker import ended_embed, standings_lines, tracker_embed
-from bot.render.turns import announce, summary_embed
+from bot.outbox import Outbox
+from bot.render.tracker import actor_page, ended_embed, standings_lines, tracker_pages
+from bot.render.turns import announce, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.models import (
     DEFAULT_MAX_GRIT,
@@ -27,7 +29,7 @@ from bot.rules.models import (
 )
 from bot.sheets import character_choices
 from bot.table import Table, at_table, combatant_choices
-from bot.views import ConfirmButton, confirm_template
+from bot.views import ConfirmButton, PersistentButton, confirm_template
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -86,6 +88,46 @@ def _joining(
     return combatant
 
 
+class ListPage(PersistentButton, template=r"th:list:(?P<page>\d+):(?P<way>[pn])"):
+    """◀ / ▶ on /init list: another page of the whole tracker, as it is now."""
+
+    def __init__(self, page: int, way: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="◀" if way == "p" else "▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"th:list:{page}:{way}",
+                disabled=disabled,
+            )
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ListPage:
+        return cls(int(match["page"]), match["way"])
+
+    @classmethod
+    def pager(cls, page: int, pages: int) -> discord.ui.View | None:
+        """Return ◀ / ▶ around `page` of `pages`, or None for a single page."""
+        if pages <= 1:
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(cls(max(page - 1, 0), "p", disabled=page == 0))
+        view.add_item(cls(min(page + 1, pages - 1), "n", disabled=page == pages - 1))
+        return view
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """Show the page asked for, of the tracker as it is now (it may have grown or shrunk)."""
+        async with at_table(interaction) as table:
+            pages = tracker_pages(table.encounter, gm_view=table.is_gm)
+        page = min(self.page, len(pages) - 1)
+        await interaction.response.edit_message(
+            embed=pages[page], view=self.pager(page, len(pages))
+        )
+
+
 class EndConfirm(ConfirmButton, template=confirm_template("end")):
     """Confirm of /init end: the fight's Grit goes back to the sheets, the tracker retires."""
 
@@ -110,17 +152,19 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
             return
         # Answer first: the tracker's edit and unpin are slow calls.
         await interaction.response.edit_message(content="Encounter ended.", view=None)
-        lines = standings_lines(ended)
         bot: Tablehand = interaction.client  # type: ignore[assignment]
         if ended.tracker_message_id is not None:
             await bot.trackers.retire(
-                table.channel_id, ended.tracker_message_id, ended_embed(ended, lines)
+                table.channel_id, ended.tracker_message_id, ended_embed(ended)
             )
-        embeds = [summary_embed(ended.round, entries)] if entries else []
-        await interaction.followup.send(
-            f"**The encounter is over** after round {ended.round}.\n" + "\n".join(lines),
-            embeds=embeds,
+        final = Outbox(
+            public=[
+                f"**The encounter is over** after round {ended.round}.",
+                *standings_lines(ended),
+            ],
+            embeds=summary_embeds(ended.round, entries) if entries else [],
         )
+        await final.answer(interaction, gm=False)  # split into as many messages as it takes
 
 
 @app_commands.guild_only()
@@ -134,10 +178,10 @@ class Initiative(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(turns.TrackerButton, EndConfirm)
+        self.bot.add_dynamic_items(turns.TrackerButton, EndConfirm, ListPage)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(turns.TrackerButton, EndConfirm)
+        self.bot.remove_dynamic_items(turns.TrackerButton, EndConfirm, ListPage)
 
     # Commands ------------------------------------------------------------------------
 
@@ -372,7 +416,11 @@ class Initiative(
     @app_commands.command(name="list", description="Show the whole tracker (only to you)")
     async def list(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            table.tell(embed=tracker_embed(table.encounter, gm_view=table.is_gm))
+            pages = tracker_pages(table.encounter, gm_view=table.is_gm)
+        page = actor_page(pages)
+        await interaction.response.send_message(
+            embed=pages[page], view=ListPage.pager(page, len(pages)), ephemeral=True
+        )
 
     @app_commands.command(name="reveal", description="Show a hidden NPC to the players")
     @app_commands.describe(combatant="The hidden NPC to show on the tracker")

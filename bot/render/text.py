@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import discord
+
 from bot.rules.dice import ExpressionRoll
 from bot.rules.grit import die_of, grit_level
 from bot.rules.models import Combatant, Encounter
@@ -19,6 +21,11 @@ PHASE_NAMES = {
 }
 GRIT_BAR_WIDTH = 10
 ROLL_TEXT_LIMIT = 1500  # characters of dice listed in a reply (Discord takes 2000 in all)
+
+
+def name_text(name: str) -> str:
+    """Return a name someone typed as it shows: markdown escaped, so `[x](url)` is no link."""
+    return discord.utils.escape_markdown(name)
 
 
 def roll_breakdown(roll: ExpressionRoll) -> str:

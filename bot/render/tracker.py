@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import discord
 
+from bot.outbox import DESCRIPTION_LIMIT, FIELD_LIMIT, split_text
 from bot.render.fortune import declaration_mark
-from bot.render.text import actions_pips, grit_text, phase_title
+from bot.render.text import actions_pips, grit_text, name_text, phase_title
 from bot.rules.declarations import shows_declarations
 from bot.rules.encounter import current_actor, is_broken, turns_running
 from bot.rules.initiative import sacrifice_bonus
 from bot.rules.models import Combatant, Encounter
 
-EMBED_DESCRIPTION_LIMIT = 4096
 TRACKER_COLOUR = discord.Colour.dark_gold()
 ENDED_COLOUR = discord.Colour.dark_grey()
 
@@ -92,8 +92,8 @@ def ordered(encounter: Encounter) -> list[Combatant]:
     )
 
 
-def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Embed:
-    """Render the tracker: round, phase, the order with the actor marked, marks and Grit."""
+def _lines(encounter: Encounter, gm_view: bool) -> list[str]:
+    """Return the tracker's lines: the order, then those waiting; hidden NPCs for the GM only."""
     actor = current_actor(encounter)
     lines = []
     shown = [c for c in ordered(encounter) if gm_view or not c.hidden]
@@ -113,19 +113,52 @@ def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Emb
         lines.append(
             "*No combatants yet — the GM adds them with `/init add`, players `/init join`.*"
         )
-    acting_at = next((i for i, line in enumerate(lines) if line.startswith("▶")), 0)
-    description = fit_lines(lines, EMBED_DESCRIPTION_LIMIT, keep=acting_at)
+    return lines
+
+
+def _embed(
+    encounter: Encounter, description: str, *, gm_view: bool, page: str = ""
+) -> discord.Embed:
+    """Frame tracker lines: round and phase, who acts now, the mode and whose view it is."""
+    actor = current_actor(encounter)
     embed = discord.Embed(
-        title=phase_title(encounter), description=description, colour=TRACKER_COLOUR
+        title=phase_title(encounter) + page, description=description, colour=TRACKER_COLOUR
     )
     if actor is not None and (gm_view or not actor.hidden):
         note = "acting out of turn" if encounter.acting_now == actor.id else "to act"
-        embed.add_field(name="Now", value=f"**{actor.name}** {note}", inline=False)
+        embed.add_field(name="Now", value=f"**{name_text(actor.name)}** {note}", inline=False)
     embed.set_footer(
         text=f"mode {encounter.mode} · flow {encounter.flow} · "
         + ("GM view: exact values, hidden NPCs 👁" if gm_view else "Grit levels for NPCs")
     )
     return embed
+
+
+def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Embed:
+    """Render the tracker: round, phase, the order with the actor marked, marks and Grit.
+
+    A long one shows a window around the actor; `tracker_pages` has every line.
+    """
+    lines = _lines(encounter, gm_view)
+    acting_at = next((i for i, line in enumerate(lines) if line.startswith("▶")), 0)
+    description = fit_lines(lines, DESCRIPTION_LIMIT, keep=acting_at)
+    return _embed(encounter, description, gm_view=gm_view)
+
+
+def tracker_pages(encounter: Encounter, *, gm_view: bool) -> list[discord.Embed]:
+    """Render the whole tracker as pages (/init list): every line, none cut."""
+    pieces = split_text("\n".join(_lines(encounter, gm_view)), DESCRIPTION_LIMIT)
+    if len(pieces) == 1:
+        return [_embed(encounter, pieces[0], gm_view=gm_view)]
+    return [
+        _embed(encounter, piece, gm_view=gm_view, page=f" · page {n}/{len(pieces)}")
+        for n, piece in enumerate(pieces, start=1)
+    ]
+
+
+def actor_page(pages: list[discord.Embed]) -> int:
+    """Return the index of the page that shows who acts now (the first if nobody does)."""
+    return next((i for i, p in enumerate(pages) if "\n▶" in f"\n{p.description}"), 0)
 
 
 def standings_lines(encounter: Encounter) -> list[str]:
@@ -144,11 +177,19 @@ def standings_lines(encounter: Encounter) -> list[str]:
     return lines
 
 
-def ended_embed(encounter: Encounter, summary: list[str]) -> discord.Embed:
-    """Render the tracker's last state once the encounter has ended."""
+def ended_embed(encounter: Encounter) -> discord.Embed:
+    """Render the tracker's last state once the encounter has ended, with the standings."""
     embed = tracker_embed(encounter)
     embed.title = f"Encounter ended after round {encounter.round}"
     embed.colour = ENDED_COLOUR
-    if summary:
-        embed.add_field(name="Summary", value="\n".join(summary)[:1024], inline=False)
+    standings = "\n".join(standings_lines(encounter))
+    if len(standings) > FIELD_LIMIT:  # every name is in the final standings posted below
+        shown = [c for c in encounter.combatants if not c.hidden]
+        broken = sum(1 for c in shown if is_broken(c))
+        standings = (
+            f"{len(shown) - broken} standing, {broken} Broken: every name is in the final "
+            "standings below."
+        )
+    if standings:
+        embed.add_field(name="Summary", value=standings, inline=False)
     return embed

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.outbox import DESCRIPTION_LIMIT, split_text
 from bot.render.effects import effect_text
 from bot.render.text import PHASE_NAMES, die_text
 from bot.rules import encounter as flow
@@ -205,10 +206,16 @@ def _round_end_lines(encounter: Encounter, end: RoundEnd, say: Say) -> None:
         say(f"{_names(hidden)} {verb} into the next round.", hidden)
 
 
-def summary_embed(round: int, entries: list[LogEntry]) -> discord.Embed:
-    """Render a round's summary from its action log, in order."""
+def summary_embeds(round: int, entries: list[LogEntry]) -> list[discord.Embed]:
+    """Render a round's summary from its action log, in order: in several embeds if long."""
     lines = [f"• {entry.text}" for entry in entries] or ["• Nothing was recorded this round."]
-    text = "\n".join(lines)
-    if len(text) > 4000:
-        text = text[:3990] + " …"
-    return discord.Embed(title=f"Round {round} summary", description=text, colour=SUMMARY_COLOUR)
+    pieces = split_text("\n".join(lines), DESCRIPTION_LIMIT)
+    title = f"Round {round} summary"
+    return [
+        discord.Embed(
+            title=title if len(pieces) == 1 else f"{title} ({n}/{len(pieces)})",
+            description=piece,
+            colour=SUMMARY_COLOUR,
+        )
+        for n, piece in enumerate(pieces, start=1)
+    ]

@@ -149,6 +149,13 @@ def payload_problems(calls: Iterable[RestCall], may_ping: set[int]) -> list[str]
     return problems
 
 
+def refused_calls(calls: Iterable[RestCall]) -> list[str]:
+    """Return every request Discord refused as malformed (400): too long, too many, empty."""
+    return [
+        f"{call.method} {call.path}: {str(call.body)[:200]}" for call in calls if call.status == 400
+    ]
+
+
 def unhandled(records: Iterable[logging.LogRecord]) -> list[str]:
     """Return log records that mean something went unhandled: errors, lost tasks, dispatch bugs."""
     found = []

@@ -49,11 +49,13 @@ async def test_removing_a_hidden_npc_is_told_to_the_gm_alone(table: SandboxTable
 async def test_moving_a_hidden_npc_is_told_to_the_gm_alone(table: SandboxTable) -> None:
     """/init move posted the hidden NPC's new place in public."""
     await fight(table)
+    # Shade acts first; the hidden Wisp, still to act, moves (the actor itself may not).
+    await table.user("gm").run("/init add name:Wisp finesse:0 hidden:true")
     await table.user("gm").run("/init next")
-    reply = await table.user("gm").run("/init move combatant:Shade position:3")
-    assert reply.ephemeral and reply.content == "Shade now acts at place 3."
+    reply = await table.user("gm").run("/init move combatant:Wisp position:3")
+    assert reply.ephemeral and reply.content == "Wisp now acts at place 3."
     await settle(table)
-    assert problems(table, hidden=["Shade"], npcs=[]) == []
+    assert problems(table, hidden=["Shade", "Wisp"], npcs=[]) == []
 
 
 async def test_a_hidden_npc_holding_at_the_round_end_is_the_gms_business(

@@ -31,6 +31,7 @@ def test_a_command_sent_before_the_moment_was_shown_was_sent_for_the_one_before(
     moments.began(CHANNEL, "1.ini.9.0")
     assert moments.sent_before(CHANNEL, "1.ini.9.0", 500)  # announcement on its way
     moments.announced(CHANNEL, "1.ini.9.0", 1000)
+    moments.announced(CHANNEL, "1.ini.9.0", 2000)  # a later message of it: the first one counts
     assert moments.sent_before(CHANNEL, "1.ini.9.0", 999)
     assert not moments.sent_before(CHANNEL, "1.ini.9.0", 1001)
 

@@ -6,9 +6,11 @@ import random
 
 import pytest
 
-from bot.render.tracker import EMBED_DESCRIPTION_LIMIT, fit_lines, tracker_embed
+from bot.outbox import DESCRIPTION_LIMIT as EMBED_DESCRIPTION_LIMIT
+from bot.render.tracker import actor_page, ended_embed, fit_lines, tracker_embed, tracker_pages
+from bot.render.turns import summary_embeds
 from bot.rules import encounter as flow
-from bot.rules.models import ActiveSpecial, Combatant, Encounter
+from bot.rules.models import ActiveSpecial, Combatant, Encounter, LogEntry
 
 
 def crowded(count: int) -> Encounter:
@@ -53,3 +55,42 @@ def test_a_short_tracker_is_left_whole() -> None:
     """A tracker that fits was changed by fitting."""
     lines = ["a", "b", "c"]
     assert fit_lines(lines, 100) == "a\nb\nc"
+
+
+def test_the_whole_tracker_pages_every_line_within_the_limits() -> None:
+    """/init list's pages of a 100-combatant tracker cut a line, lost one, or broke a limit."""
+    encounter = crowded(flow.MAX_COMBATANTS)
+    flow.advance(encounter, random.Random(0))
+    pages = tracker_pages(encounter, gm_view=True)
+    assert len(pages) >= 2
+    lines = [line for page in pages for line in (page.description or "").splitlines()]
+    assert [line.split("**")[1] for line in lines] == [
+        f"Skeleton Warrior {n}" for n in range(1, 101)
+    ]
+    assert all(len(page.description or "") <= EMBED_DESCRIPTION_LIMIT for page in pages)
+    assert all(len(page) <= 6000 for page in pages)
+    assert pages[0].title == f"Round 1 · Initiative · page 1/{len(pages)}"
+    assert actor_page(pages) == 0
+
+
+def test_a_long_round_summary_is_split_in_order_never_cut() -> None:
+    """A round summary over 4,096 characters was cut (the rest lost) instead of split."""
+    entries = [
+        LogEntry(round=3, text=f"Skeleton Warrior {n} " + "strikes " * 10) for n in range(90)
+    ]
+    embeds = summary_embeds(3, entries)
+    assert len(embeds) >= 2
+    assert [e.title for e in embeds] == [
+        f"Round 3 summary ({n}/{len(embeds)})" for n in range(1, len(embeds) + 1)
+    ]
+    text = "\n".join(e.description or "" for e in embeds)
+    assert text.splitlines() == [f"• {entry.text}" for entry in entries]
+    assert all(len(e.description or "") <= EMBED_DESCRIPTION_LIMIT for e in embeds)
+
+
+def test_a_standings_too_long_for_a_field_are_counted_on_the_old_tracker() -> None:
+    """The ended tracker cut a 100-name standings field at 1,024 characters mid-name."""
+    embed = ended_embed(crowded(flow.MAX_COMBATANTS))
+    [summary] = [f for f in embed.fields if f.name == "Summary"]
+    assert summary.value == "100 standing, 0 Broken: every name is in the final standings below."
+    assert len(embed) <= 6000
