@@ -49,12 +49,13 @@ from bot.rules.attack_flow import (
 from bot.rules.attacks import AttackSpec, default_strategy
 from bot.rules.models import Combatant, Encounter, PendingAttack
 from bot.table import Table, at_channel, at_table, mention_allowed
-from bot.views import PersistentButton
+from bot.views import PersistentButton, custom_ids
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
 
 CALLED_OFF = "That attack was called off: a combatant in it left the fight."
+PROMPT_SEARCH = 100  # latest messages searched for a prompt the bot did not live to record
 DEFENSE_LABELS = {**STRATEGY_NAMES, "sacrifice": "Sacrifice +3"}
 
 
@@ -251,12 +252,29 @@ async def show_prompt(interaction: discord.Interaction, channel_id: int, prompt:
 
 async def close_prompt(bot: Tablehand, channel_id: int, pending: PendingAttack, text: str) -> None:
     """Take the buttons off an answered prompt and say how it was answered."""
-    if pending.prompt_message_id is None:
-        return
-    message = bot.get_partial_messageable(channel_id).get_partial_message(pending.prompt_message_id)
     # The defender has its answer already; a failed tidy-up of the prompt is no error.
     with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
-        await message.edit(content=text, view=None)
+        message = await _prompt_message(bot, channel_id, pending)
+        if message is not None:
+            await message.edit(content=text, view=None)
+
+
+async def _prompt_message(
+    bot: Tablehand, channel_id: int, pending: PendingAttack
+) -> discord.Message | discord.PartialMessage | None:
+    """Return an attack's prompt: as recorded, or found among the channel's latest messages.
+
+    A prompt shown just before the bot was killed was never recorded; its buttons name the
+    attack, so the channel's history still tells which message it is.
+    """
+    channel = bot.get_partial_messageable(channel_id)
+    if pending.prompt_message_id is not None:
+        return channel.get_partial_message(pending.prompt_message_id)
+    buttons = f"th:defend:{pending.id}:"
+    async for message in channel.history(limit=PROMPT_SEARCH):
+        if any(cid.startswith(buttons) for cid in custom_ids(message.components)):
+            return message
+    return None
 
 
 # Answering: /defend, the buttons, the timeout ----------------------------------------

@@ -21,6 +21,7 @@ import discord
 from bot.replies import NETWORK_ERRORS
 from bot.rules.models import Encounter
 from bot.store import Store
+from bot.views import custom_ids
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ RETRY_LIMIT = 5  # failed edits are retried with doubling waits, then left for t
 RECONCILE_WINDOW = 24 * 3600  # after a restart, trackers of encounters changed this recently
 RECONCILE_PACE = 0.1  # seconds between those trackers: ten channels a second
 PIN_REASON = "Tablehand initiative tracker"
+TRACKER_BUTTONS = "th:tracker:"  # the custom_id of every tracker button starts so
 
 
 @dataclass(frozen=True)
@@ -117,35 +119,16 @@ class Trackers:
         """Bring the trackers of encounters changed since `since` back to the stored state.
 
         Run after a restart, in the background: a crash may have left a tracker behind its
-        encounter. Channels are paced so thousands of them never burst the API.
+        encounter, and someone may have unpinned it while the bot was away (an unpin it did
+        not hear of), so its pin is checked too. Channels are paced so thousands of them
+        never burst the API.
         """
         channels = await self.store.recent_encounter_channels(since)
         for channel_id in channels:
+            self.pins_changed(channel_id)
             self.touch(channel_id)
             await asyncio.sleep(self.pace)
         return len(channels)
-
-    async def post(self, channel_id: int, encounter: Encounter) -> int:
-        """Post and pin a new tracker for the encounter; return the message id."""
-        content = self.render(encounter)
-        messageable = self.client.get_partial_messageable(channel_id)
-        message = await messageable.send(embed=content.embed, view=content.view)
-        channel = self._channel(channel_id)
-        channel.last_edit = time.monotonic()
-        channel.shown = (message.id, content.fingerprint())
-        try:
-            await self._pin(message)
-        except (discord.HTTPException, *NETWORK_ERRORS) as error:
-            # Discord failed the pin, not the command: the encounter keeps this tracker,
-            # and the tracker's own update (retried like a failed edit) pins it.
-            channel.unpinned = message.id
-            log.warning(
-                "pinning the tracker in channel %s failed (%s); it is pinned on the next update",
-                channel_id,
-                _why(error),
-            )
-            self.touch(channel_id)
-        return message.id
 
     async def retire(self, channel_id: int, message_id: int, embed: discord.Embed) -> None:
         """Show the final state on a tracker without buttons and unpin it."""
@@ -227,14 +210,24 @@ class Trackers:
     async def _replace(
         self, channel_id: int, encounter: Encounter, content: TrackerContent, old_id: int | None
     ) -> None:
-        """Post and pin a new tracker, and record it if the encounter still uses the old one."""
+        """Post and pin a new tracker, and record it if the encounter still uses the old one.
+
+        A first tracker may already be there: posted and pinned by a process killed before it
+        could record it. That one is taken, not a second pinned beside it.
+        """
         messageable = self.client.get_partial_messageable(channel_id)
-        message = await messageable.send(embed=content.embed, view=content.view)
+        found = await self._unrecorded(channel_id) if old_id is None else None
+        if found is not None:
+            await found.edit(embed=content.embed, view=content.view)
+            message = found
+        else:
+            message = await messageable.send(embed=content.embed, view=content.view)
         self._channel(channel_id).edits += 1
         self._channel(channel_id).shown = (message.id, content.fingerprint())
         pin_failed: discord.HTTPException | None = None
         try:
-            await self._pin(message)
+            if found is None:
+                await self._pin(message)
         except discord.HTTPException as error:
             pin_failed = error  # adopted all the same, so a retry pins this one, not another
         async with self.store.channel(channel_id) as state:
@@ -247,13 +240,21 @@ class Trackers:
             with contextlib.suppress(discord.HTTPException):
                 await message.delete()
             return
-        log.info("tracker of channel %s re-posted as %s", channel_id, message.id)
+        log.info("tracker of channel %s posted as %s", channel_id, message.id)
         if old_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await messageable.get_partial_message(old_id).delete()
         if pin_failed is not None:
             self._channel(channel_id).unpinned = message.id
             raise pin_failed
+
+    async def _unrecorded(self, channel_id: int) -> discord.Message | None:
+        """Return a live tracker of ours pinned in the channel, though no encounter recorded it."""
+        me = self.client.user
+        async for pinned in self.client.get_partial_messageable(channel_id).pins(limit=50):
+            if me is not None and pinned.author.id == me.id and _has_tracker_buttons(pinned):
+                return pinned
+        return None
 
     async def _pin(self, message: discord.Message | discord.PartialMessage) -> None:
         """Pin a tracker; a missing permission is only logged, other failures raise."""
@@ -264,6 +265,11 @@ class Trackers:
                 "cannot pin the tracker in channel %s: the bot lacks Manage Messages",
                 message.channel.id,
             )
+
+
+def _has_tracker_buttons(message: discord.Message) -> bool:
+    """Return whether a message carries a tracker's Next / Wait / Hold."""
+    return any(cid.startswith(TRACKER_BUTTONS) for cid in custom_ids(message.components))
 
 
 def _why(error: BaseException) -> str:

@@ -45,12 +45,13 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:
         raise NotImplementedError(f"{type(self).__name__} does not handle its click")
 
 
-def _custom_ids(components: Sequence[Any]) -> Iterator[str]:
+def custom_ids(components: Sequence[Any]) -> Iterator[str]:
+    """Yield the custom_id of every component of a message, rows and containers included."""
     for component in components:
         custom_id = getattr(component, "custom_id", None)
         if custom_id:
             yield custom_id
-        yield from _custom_ids(getattr(component, "children", None) or [])
+        yield from custom_ids(getattr(component, "children", None) or [])
 
 
 def _persistent(cls: type[PersistentButton] = PersistentButton) -> Iterator[type[PersistentButton]]:
@@ -71,7 +72,7 @@ async def answer_vanished_click(interaction: discord.Interaction) -> None:
     message = interaction.message
     if interaction.type is not discord.InteractionType.component or message is None:
         return
-    if not isinstance(custom_id, str) or custom_id in _custom_ids(message.components):
+    if not isinstance(custom_id, str) or custom_id in custom_ids(message.components):
         return  # the button's own handler answers it
     button = next(
         (b for b in _persistent() if b.__discord_ui_compiled_template__.fullmatch(custom_id)),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -33,9 +32,6 @@ from bot.views import ConfirmButton, PersistentButton, confirm_template
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
-
-log = logging.getLogger(__name__)
-
 
 ADD_HELP = {
     "name": "Name; with count, numbered (Goblin 1..n)",
@@ -86,6 +82,18 @@ def _joining(
     combatant.is_npc = False
     combatant.side = "party"
     return combatant
+
+
+def _require_posting(interaction: discord.Interaction) -> None:
+    """Refuse to open an encounter where the bot may not post its tracker."""
+    allowed = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    send = allowed.send_messages_in_threads if in_thread else allowed.send_messages
+    if not (allowed.view_channel and send and allowed.embed_links):
+        raise NotAllowed(
+            "I may not post in this channel: give Tablehand Send Messages, Embed Links "
+            "and Manage Messages here."
+        )
 
 
 class ListPage(PersistentButton, template=r"th:list:(?P<page>\d+):(?P<way>[pn])"):
@@ -204,6 +212,7 @@ class Initiative(
     ) -> None:
         if ambush_roll and ambush is None:
             raise BadInput("ambush_roll needs an ambush side (ambush: party or foes).")
+        _require_posting(interaction)
         async with at_table(interaction) as table:
             existing = table.state.encounter
             if existing is not None:
@@ -211,7 +220,9 @@ class Initiative(
                     f"This channel already has an encounter (round {existing.round}); "
                     "end it with /init end first."
                 )
-            encounter = Encounter(
+            # The tracker is posted and pinned once this is committed and answered: Discord's
+            # slow or failing calls must not hold the answer past its deadline.
+            table.state.encounter = Encounter(
                 channel_id=table.channel_id,
                 guild_id=interaction.guild_id,
                 gm_id=interaction.user.id,
@@ -222,8 +233,6 @@ class Initiative(
                 round=0 if ambush else 1,
                 phase="start" if flow == "full" else "declaration",
             )
-            await self._post_tracker(table, encounter)
-            table.state.encounter = encounter
             table.note(f"{interaction.user.display_name} opens the encounter ({mode}, {flow}).")
             opening = "Round zero: the ambush" if ambush else "Round 1"
             table.say(
@@ -232,19 +241,6 @@ class Initiative(
                 "`/init next` starts the turns. The tracker is pinned in this channel.",
                 log=False,
             )
-
-    async def _post_tracker(self, table: Table, encounter: Encounter) -> None:
-        """Post and pin a new encounter's tracker; a failure of Discord's leaves it for later."""
-        try:
-            encounter.tracker_message_id = await self.bot.trackers.post(table.channel_id, encounter)
-        except discord.Forbidden:
-            raise NotAllowed(
-                "I may not post in this channel: give Tablehand Send Messages, Embed Links "
-                "and Manage Messages here."
-            ) from None
-        except discord.HTTPException as error:
-            # Discord failed, not the command: the tracker is posted on the next change.
-            log.warning("posting the tracker in %s failed: %s", table.channel_id, error)
 
     @app_commands.command(
         name="add", description="Add NPCs (or, with controller, a player's combatant)"

@@ -226,6 +226,7 @@ async def test_a_failed_tracker_edit_is_retried_until_it_lands(fast, caplog) -> 
     table = fast
     gm = table.user("gm")
     await gm.run("/init start")
+    await table.bot.trackers.settled()  # type: ignore[attr-defined] # posted after the answer
     tracker = pinned_tracker(table, "table-1")
     table.server.inject_fault(
         f"/channels/{table.channel().id}/messages/{tracker.id}", status=503, method="PATCH"

@@ -17,7 +17,7 @@ async def test_a_scripted_fight_keeps_one_pinned_tracker_through_three_rounds(fa
 
     start = await gm.run("/init start mode:finesse")
     assert not start.ephemeral and "Encounter started" in start.text
-    pinned_id = channel.pins[0]
+    pinned_id = (await channel.wait_for_pin()).id  # posted and pinned just after the answer
     assert "Round 1 · Declaration" in await tracker(table)
 
     await gm.run("/init add name:Goblin count:3 finesse:2")

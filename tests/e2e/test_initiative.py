@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.sandbox.client import SandboxTable, UsageError
@@ -186,6 +187,7 @@ async def test_a_burst_of_changes_edits_the_tracker_at_most_once_a_second(make_t
     table = await make_table()
     gm = table.user("gm")
     await gm.run("/init start")
+    await settle(table)  # the tracker is posted and pinned just after the answer
     pinned_id = table.channel().pins[0]
     path = "/channels/{channel_id}/messages/{message_id}"
     edits_before = table.server.count_calls("PATCH", path)
@@ -207,6 +209,7 @@ async def test_a_deleted_tracker_is_posted_and_pinned_again(fast) -> None:
     table = fast
     gm = table.user("gm")
     await gm.run("/init start")
+    await settle(table)
     old_id = table.channel().pins[0]
     table.server.delete_message(old_id)
     await gm.run("/init add name:Orc")
@@ -220,6 +223,7 @@ async def test_an_unpinned_tracker_is_replaced_by_a_pinned_one(fast) -> None:
     table = fast
     gm = table.user("gm")
     await gm.run("/init start")
+    await settle(table)
     old_id = table.channel().pins[0]
     table.server.unpin_message(old_id)
     await table.channel().wait_for(lambda ch: not ch.pins or None)
@@ -234,6 +238,7 @@ async def test_a_button_on_a_finished_encounter_is_removed_with_a_reason(fast) -
     table = fast
     gm = table.user("gm")
     await gm.run("/init start")
+    await settle(table)
     old = table.channel().pinned_messages[0]
     # The tracker's last edit fails, so it keeps its buttons after the encounter ends.
     table.server.inject_fault("/channels/*/messages/*", status=403, method="PATCH")
@@ -315,7 +320,12 @@ async def test_autocomplete_hides_hidden_npcs_from_players(fast) -> None:
 async def test_start_explains_a_missing_permission_to_post(fast) -> None:
     """/init start in a channel where the bot may not post did not say what permission to give."""
     table = fast
-    table.server.inject_fault("/channels/*/messages", status=403, method="POST")
+    # The channel denies the bot Send Messages; Discord says so in every interaction.
+    denied = discord.Permissions(send_messages=True).value
+    bot_id = str(table.server.bot_user.id)
+    table.server.channel("table-1").overwrites.append(
+        {"id": bot_id, "type": 1, "allow": "0", "deny": str(denied)}
+    )
     reply = await table.user("gm").run("/init start")
     assert reply.ephemeral and "Send Messages" in reply.text
     assert (await table.user("gm").run("/init next")).ephemeral  # no encounter was opened

@@ -83,7 +83,8 @@ ROWS = [
     Row("/init next", ACTS_FOR, "It is Mira's turn; only its player or the GM", TURNS),
     Row("/init prev", GM_ONLY, NOT_GM, (*TURNS, ("gm", "/init next"))),
     Row("/init round", GM_ONLY, NOT_GM, TURNS),
-    Row("/init move combatant:Mira position:3", GM_ONLY, NOT_GM, TURNS),
+    # Brom, still to act, moves before the Goblin (Mira, acting, may not be moved).
+    Row("/init move combatant:Brom position:2", GM_ONLY, NOT_GM, TURNS),
     Row(
         "/init reveal combatant:Lurker",
         GM_ONLY,

@@ -24,6 +24,8 @@ async def test_a_damaged_encounter_breaks_only_its_own_channel(table: SandboxTab
     gm, admin = table.user("gm"), table.user("admin")
     await gm.run("/init start", channel="table-1")
     await gm.run("/init start", channel="table-2")
+    # The raw write below bypasses the channel's lock: the trackers' own writes come first.
+    await table.bot.trackers.settled()  # type: ignore[attr-defined]
     damaged = table.channel("table-1").id
     await table.bot.store._transaction(  # type: ignore[attr-defined]
         [("UPDATE encounters SET data = '{\"round\": [' WHERE channel_id = ?", (damaged,))]
