@@ -147,7 +147,7 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
             table.require_gm("end the encounter")
             ended = None if table.state.damaged else table.encounter
             if ended is not None:
-                if str(ended.tracker_message_id or 0) != self.ref:
+                if str(ended.opened_id) != self.ref:
                     raise RuleViolation("That encounter is already over.")
                 for combatant in ended.combatants:
                     _write_back(table, combatant)
@@ -226,6 +226,7 @@ class Initiative(
                 channel_id=table.channel_id,
                 guild_id=interaction.guild_id,
                 gm_id=interaction.user.id,
+                opened_id=interaction.id,
                 mode=mode,
                 flow=flow,
                 ambush=ambush,
@@ -437,7 +438,7 @@ class Initiative(
                 table.require_gm("clear a damaged encounter")
                 ref = "0"
             else:
-                ref = str(table.gm("end the encounter").tracker_message_id or 0)
+                ref = str(table.gm("end the encounter").opened_id)
         await interaction.response.send_message(
             "End this encounter? The tracker is unpinned and the fight's Grit is written back "
             "to the characters.",

@@ -200,6 +200,7 @@ class Encounter(Model):
     channel_id: int
     guild_id: int | None = None
     gm_id: int  # who ran /init start
+    opened_id: int = 0  # the id of the /init start that opened it: tells encounters apart
     mode: InitiativeMode = "fortune"
     flow: Flow = "compact"
     ambush: Side | None = None  # the side that ambushes in round zero

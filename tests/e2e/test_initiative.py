@@ -363,3 +363,31 @@ async def test_the_tracker_is_edited_only_when_what_it_shows_changes(fast) -> No
     await settle(table)
     assert edits() == before + 1
     assert "Goblin · Reduced d12" in await tracker(table)
+
+
+async def test_ending_works_after_the_tracker_was_posted_again(fast) -> None:
+    """Confirm of /init end said "already over" because the tracker had been re-posted since."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    await settle(table)
+    end = await gm.run("/init end")
+    table.server.delete_message(table.channel().pins[0])
+    await gm.run("/init add name:Orc")  # the tracker is posted and pinned anew
+    await settle(table)
+    confirmed = await end.click("Confirm")
+    assert confirmed.content == "Encounter ended."
+    assert "/init start" in (await gm.run("/init next")).content  # no encounter left
+
+
+async def test_a_confirm_for_an_encounter_already_ended_ends_no_other(fast) -> None:
+    """An old /init end Confirm, pressed after a new encounter started, ended the new one."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    first, second = await gm.run("/init end"), await gm.run("/init end")
+    assert (await second.click("Confirm")).content == "Encounter ended."
+    await gm.run("/init start")
+    stale = await first.click("Confirm")
+    assert stale.ephemeral and "already over" in stale.content
+    assert not (await gm.run("/init add name:Orc")).ephemeral  # the new one goes on
