@@ -29,6 +29,7 @@ from bot.render.attacks import (
     resolution_log,
 )
 from bot.render.grit import grit_change_text
+from bot.render.text import name_text
 from bot.replies import NETWORK_ERRORS
 from bot.rules import encounter as flow
 from bot.rules.attack_flow import (
@@ -67,7 +68,7 @@ def how_text(settled: Settled, *, chosen_by: str | None = None, timeout: int | N
     if settled.no_choice is not None:
         return NO_CHOICE_NOTES[settled.no_choice]
     name = STRATEGY_NAMES[settled.strategy] if settled.strategy else "No defense"
-    how = f"{name}, chosen by {chosen_by}" if chosen_by else f"{name}, the default"
+    how = f"{name}, chosen by {name_text(chosen_by)}" if chosen_by else f"{name}, the default"
     if chosen_by is None and timeout is not None:
         how += f" after {timeout} s without an answer"
     if settled.sacrificed:
@@ -122,8 +123,9 @@ def settle_declared(table: Table, declared: Declared, notes: list[str]) -> Pendi
 
 
 def _name(encounter: Encounter, combatant_id: int) -> str:
+    """Return a combatant's name as the prompt and the result show it."""
     found = next((c for c in encounter.combatants if c.id == combatant_id), None)
-    return found.name if found else "someone who left"
+    return name_text(found.name) if found else "someone who left"
 
 
 def _present(encounter: Encounter, *ids: int) -> tuple[Combatant, ...]:
@@ -170,7 +172,7 @@ async def attack(
         )
         notes = []
         if declared.revealed:
-            notes.append(f"{striker.name} attacks from hiding and is revealed.")
+            notes.append(f"{name_text(striker.name)} attacks from hiding and is revealed.")
             table.note(notes[-1])
         pending = settle_declared(table, declared, notes)
         if pending is not None:
@@ -193,8 +195,8 @@ def prompt_of(
     ping = defender.controller_id if defender.controller_id is not None else encounter.gm_id
     return Prompt(
         attack_id=pending.id,
-        attacker=attacker.name,
-        defender=defender.name,
+        attacker=name_text(attacker.name),
+        defender=name_text(defender.name),
         spec=spec,
         roll=pending_roll(pending),
         strategies=strategies(defender, spec),

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import TablehandError
+from bot.render.text import unlinked
 
 log = logging.getLogger("tablehand")
 
@@ -53,6 +54,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if message is None:
         log.error("unexpected error in %s", describe(interaction), exc_info=error)
         message = APOLOGY
+    message = unlinked(message)  # errors quote names and input: never as a link
     if len(message) > MESSAGE_LIMIT:  # an error quoting a very long input
         message = message[: MESSAGE_LIMIT - 1] + "…"
     if interaction.client.is_closed():

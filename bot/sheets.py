@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.errors import NotFound, RuleViolation
 from bot.rules.models import Character, Combatant
+from bot.rules.names import clean_name, name_key
 from bot.store import Store
 from bot.store.base import KeyedLocks
 from bot.table import name_choices
@@ -43,11 +44,18 @@ async def as_played(store: Store, character: Character) -> Character | Combatant
     return next(playing, character)  # the fight's Grit is the live one [GAME.md §1]
 
 
+async def own_named(store: Store, guild_id: int, owner_id: int, name: str) -> Character | None:
+    """Return the caller's character of that name (normalised, any case), if they have one."""
+    wanted = name_key(name)
+    own = await store.list_characters(guild_id, owner_id)  # a player has at most 25
+    return next((c for c in own if name_key(c.name) == wanted), None)
+
+
 async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Character:
     """Return the caller's character of that name, or refuse: they have none."""
-    character = await store.get_character(guild_id, owner_id, " ".join(name.split()))
+    character = await own_named(store, guild_id, owner_id, name)
     if character is None:
-        raise NotFound(f"You have no character named {name.strip()!r} on this server.")
+        raise NotFound(f"You have no character named {clean_name(name)!r} on this server.")
     return character
 
 
@@ -61,7 +69,7 @@ async def own_sheet(
     async with SHEET_LOCKS.hold(found.id):
         character = await store.character_by_id(found.id)  # as it is now, under the lock
         if character is None:
-            raise NotFound(f"You have no character named {name.strip()!r} on this server.")
+            raise NotFound(f"You have no character named {clean_name(name)!r} on this server.")
         yield character
         await store.save_character(character)
 

@@ -27,6 +27,7 @@ from bot.rules import encounter as flow
 from bot.rules.combatant_grit import change_combatant_grit
 from bot.rules.grit import GritChange
 from bot.rules.models import Combatant, Encounter
+from bot.rules.names import clean_name, name_key
 from bot.store import ChannelState, GuildSettings
 
 if TYPE_CHECKING:
@@ -166,7 +167,7 @@ class Table:
         """Return the named combatant the caller can see (players never see hidden NPCs)."""
         combatant = flow.by_name(self.encounter, name)
         if combatant.hidden and not self.is_gm:
-            raise NotFound(f"No combatant named {name.strip()!r} in this encounter.")
+            raise NotFound(f"No combatant named {clean_name(name)!r} in this encounter.")
         return combatant
 
     def find(self, name: str) -> Combatant | None:
@@ -404,8 +405,8 @@ class Glance:
 
     def named(self, name: object) -> Combatant | None:
         """Return the visible combatant of that name, if any."""
-        wanted = str(name or "").strip().casefold()
-        return next((c for c in self.visible() if c.name.casefold() == wanted), None)
+        wanted = name_key(str(name or ""))
+        return next((c for c in self.visible() if name_key(c.name) == wanted), None)
 
     def actable(self) -> list[Combatant]:
         """Return the combatants the caller may act for."""
@@ -427,9 +428,9 @@ async def glance(interaction: discord.Interaction) -> Glance | None:
 
 def name_choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
     """Rank names for autocomplete: those starting with what was typed, then containing it."""
-    wanted = current.strip().casefold()
-    starts = [n for n in names if n.casefold().startswith(wanted)]
-    contains = [n for n in names if wanted in n.casefold() and n not in starts]
+    wanted = name_key(current)
+    starts = [n for n in names if name_key(n).startswith(wanted)]
+    contains = [n for n in names if wanted in name_key(n) and n not in starts]
     return [app_commands.Choice(name=n, value=n) for n in (starts + contains)[:AUTOCOMPLETE_LIMIT]]
 
 

@@ -23,6 +23,7 @@ from bot import options
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
+from bot.render.text import name_text
 from bot.replies import report_error
 from bot.rules.grit import GritChange, change_grit
 from bot.rules.models import (
@@ -34,11 +35,13 @@ from bot.rules.models import (
     DefaultDefense,
     Stats,
 )
+from bot.rules.names import clean_name
 from bot.sheets import (
     SHEET_LOCKS,
     character_choices,
     fight_holding,
     find_own,
+    own_named,
     own_sheet,
     refuse_grit_in_fight,
     refuse_in_fight,
@@ -71,7 +74,7 @@ _INTEGER = re.compile(r"^[+-]?\d+$")
 
 def character_name(text: str) -> str:
     """Return a character's name, trimmed, or refuse an empty or overlong one."""
-    name = " ".join(text.split())
+    name = clean_name(text)
     if not name:
         raise BadInput("A character needs a name.")
     if len(name) > NAME_MAX:
@@ -185,7 +188,7 @@ class DeleteConfirm(ConfirmButton, template=confirm_template("delete_character")
             await refuse_in_fight(store, character, "delete them")
             await store.delete_character(character.guild_id, user_id, character.name)
         await interaction.response.edit_message(
-            content=f"**{discord.utils.escape_markdown(character.name)}** is deleted.", view=None
+            content=f"**{name_text(character.name)}** is deleted.", view=None
         )
 
 
@@ -320,7 +323,7 @@ class Characters(
         guild_id, owner_id = self._owner(interaction)
         if fields["grit"] > fields["max_grit"]:
             raise BadInput(f"Grit {fields['grit']} is above max_grit {fields['max_grit']}.")
-        existing = await self.store.get_character(guild_id, owner_id, fields["name"])
+        existing = await own_named(self.store, guild_id, owner_id, fields["name"])
         if existing is not None:
             raise BadInput(f"You already have a character named {existing.name}.")
         if len(await self.store.list_characters(guild_id, owner_id)) >= MAX_CHARACTERS:
@@ -339,9 +342,9 @@ class Characters(
             note = f" It is your active character: {self._mention('init join', guild_id)} plays it."
         else:
             use = self._mention("character use", guild_id)
-            note = f" Your active character is still {active.name} ({use} changes it)."
+            note = f" Your active character is still {name_text(active.name)} ({use} changes it)."
         await interaction.response.send_message(
-            f"Created **{discord.utils.escape_markdown(character.name)}**.{note}",
+            f"Created **{name_text(character.name)}**.{note}",
             embed=character_sheet(character, active=active is None),
             ephemeral=True,
         )
@@ -405,8 +408,7 @@ class Characters(
             return
         label = field.replace("_", " ")
         await interaction.response.send_message(
-            f"**{discord.utils.escape_markdown(character.name)}**: {label} "
-            f"{shown(old)} → {shown(new)}.",
+            f"**{name_text(character.name)}**: {label} {shown(old)} → {shown(new)}.",
             ephemeral=True,
         )
 
@@ -430,7 +432,7 @@ class Characters(
             if "grit" in changed and grit > top:
                 raise BadInput(f"Grit {grit} is above max_grit {top}.")
         if "name" in changed:
-            clash = await self.store.get_character(guild_id, owner_id, changed["name"])
+            clash = await own_named(self.store, guild_id, owner_id, changed["name"])
             if clash is not None and clash.id != character.id:
                 raise BadInput(f"You already have a character named {clash.name}.")
         for field, new in changed.items():
@@ -453,7 +455,7 @@ class Characters(
             changed = {f: v for f, v in fields.items() if getattr(character, f) != v}
             before = {f: getattr(character, f) for f in changed}
             change = await self._change(character, changed, guild_id, owner_id)
-        name = discord.utils.escape_markdown(character.name)
+        name = name_text(character.name)
         lines = [
             f"{f.replace('_', ' ')} {shown(before[f])} → {shown(v)}"
             for f, v in changed.items()
@@ -477,7 +479,7 @@ class Characters(
         assert character.id is not None
         await self.store.set_active_character(guild_id, owner_id, character.id)
         await interaction.response.send_message(
-            f"**{discord.utils.escape_markdown(character.name)}** is your active character: "
+            f"**{name_text(character.name)}** is your active character: "
             f"{self._mention('init join', guild_id)} plays it.",
             ephemeral=True,
         )
@@ -500,7 +502,7 @@ class Characters(
         assert character.id is not None
         await refuse_in_fight(self.store, character, "delete them")
         await interaction.response.send_message(
-            f"Delete **{discord.utils.escape_markdown(character.name)}** for good?",
+            f"Delete **{name_text(character.name)}** for good?",
             view=DeleteConfirm.view(owner_id, str(character.id)),
             ephemeral=True,
         )

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import options, turns
 from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
 from bot.outbox import Outbox
+from bot.render.text import name_text
 from bot.render.tracker import actor_page, ended_embed, standings_lines, tracker_pages
 from bot.render.turns import announce, summary_embeds
 from bot.rules import encounter as flow
@@ -26,7 +27,7 @@ from bot.rules.models import (
     InitiativeMode,
     Side,
 )
-from bot.sheets import character_choices
+from bot.sheets import character_choices, own_named
 from bot.table import Table, at_table, combatant_choices
 from bot.views import ConfirmButton, PersistentButton, confirm_template
 
@@ -234,7 +235,8 @@ class Initiative(
                 round=0 if ambush else 1,
                 phase="start" if flow == "full" else "declaration",
             )
-            table.note(f"{interaction.user.display_name} opens the encounter ({mode}, {flow}).")
+            opener = name_text(interaction.user.display_name)
+            table.note(f"{opener} opens the encounter ({mode}, {flow}).")
             opening = "Round zero: the ambush" if ambush else "Round 1"
             table.say(
                 f"Encounter started — mode **{mode}**, flow **{flow}**. {opening}. "
@@ -293,8 +295,8 @@ class Initiative(
                 combatant = model.model_copy(update={"name": copy_name}, deep=True)
                 flow.add_combatant(encounter, combatant, self.bot.rng)
                 added.append(combatant)
-                table.note(f"{combatant.name} joins the fight.", about=combatant)
-            names = ", ".join(c.name for c in added)
+                table.note(f"{name_text(combatant.name)} joins the fight.", about=combatant)
+            names = ", ".join(name_text(c.name) for c in added)
             if hidden:
                 text = f"Added hidden: {names}. Players do not see them until `/init reveal`."
             else:
@@ -317,7 +319,7 @@ class Initiative(
         store = self.bot.store
         user = interaction.user
         sheet = (
-            await store.get_character(interaction.guild_id or 0, user.id, character)
+            await own_named(store, interaction.guild_id or 0, user.id, character)
             if character
             else await store.active_character(interaction.guild_id or 0, user.id)
         )
@@ -341,7 +343,7 @@ class Initiative(
             ):
                 raise RuleViolation(f"{joining.name} is already in this fight.")
             flow.add_combatant(encounter, joining, self.bot.rng)
-            table.say(f"**{joining.name}** joins the fight.", about=joining)
+            table.say(f"**{name_text(joining.name)}** joins the fight.", about=joining)
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight")
     @app_commands.describe(
@@ -355,7 +357,7 @@ class Initiative(
             was_acting = flow.current_actor(encounter) is leaving
             step = flow.remove_combatant(encounter, leaving, self.bot.hooks)
             _write_back(table, leaving)
-            table.say(f"{leaving.name} leaves the fight.", about=leaving)
+            table.say(f"{name_text(leaving.name)} leaves the fight.", about=leaving)
             if was_acting:
                 table.announce(announce(encounter, step))
 
@@ -373,7 +375,7 @@ class Initiative(
             step = flow.retreat(encounter)
             actor = flow.by_id(encounter, step.current) if step.current else None
             table.say(
-                f"Stepped back: it is {actor.name if actor else 'nobody'}'s turn again.",
+                f"Stepped back: it is {name_text(actor.name) if actor else 'nobody'}'s turn again.",
                 about=actor,
                 log=False,
             )
@@ -402,13 +404,14 @@ class Initiative(
             encounter = table.gm("reorder the turns")
             moving = table.named(combatant)
             place = flow.move_combatant(encounter, moving, position)
-            text = f"{moving.name} now acts at place {place}."
+            name = name_text(moving.name)
+            text = f"{name} now acts at place {place}."
             if place != position:
                 text = (
-                    f"{moving.name} has not acted this round and place {position} has passed: "
+                    f"{name} has not acted this round and place {position} has passed: "
                     f"it acts next, at place {place}."
                 )
-            table.say(text, about=moving, log=f"The GM moves {moving.name} to place {place}.")
+            table.say(text, about=moving, log=f"The GM moves {name} to place {place}.")
 
     @app_commands.command(name="list", description="Show the whole tracker (only to you)")
     async def list(self, interaction: discord.Interaction) -> None:
@@ -429,7 +432,7 @@ class Initiative(
             if not shown.hidden:
                 raise RuleViolation(f"{shown.name} is not hidden.")
             shown.hidden = False
-            table.say(f"**{shown.name}** is revealed!", about=shown)
+            table.say(f"**{name_text(shown.name)}** is revealed!", about=shown)
 
     @app_commands.command(name="end", description="End the encounter (asks to confirm)")
     async def end(self, interaction: discord.Interaction) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.render.grit import grit_change_text
-from bot.render.text import die_text, roll_breakdown
+from bot.render.text import die_text, name_text, roll_breakdown
 from bot.rules.attack_flow import Settled
 from bot.rules.attacks import AttackResult, AttackRoll, AttackSpec, DefenseRoll, NoChoice
 from bot.rules.checks import CheckResult, level_name
@@ -372,7 +372,7 @@ def resolution_log(resolution: Resolution) -> str:
 
 def roll_text(who: str, roll: ExpressionRoll, core: int | None) -> str:
     """Return a free-form roll: "alice rolls 1d20 (14) + 3 = `17`", and what `core` stood for."""
-    text = f"🎲 **{who}** rolls {roll_breakdown(roll)}"
+    text = f"🎲 **{name_text(who)}** rolls {roll_breakdown(roll)}"
     if roll.resolved != roll.expression and core is not None:
         text += f" (core = {die_text(core)})"
     return text
@@ -396,7 +396,7 @@ def check_text(check: CheckResult) -> str:
     else:
         verdict = "**success**" if check.success else "**failure**"
     return (
-        f"🎯 **{check.roller}** checks against {target}: "
+        f"🎯 **{name_text(check.roller)}** checks against {target}: "
         + " · ".join(terms)
         + f" → **{check.total}** — {verdict}"
     )

@@ -7,7 +7,7 @@ from typing import Protocol
 
 import discord
 
-from bot.render.text import die_text, grit_bar
+from bot.render.text import die_text, grit_bar, name_text
 from bot.rules.grit import GRIT_TABLE, GritLevel, GritRow, core_die, grit_level, perception_m
 from bot.rules.models import Character
 
@@ -28,10 +28,6 @@ class GritHolder(Protocol):
     max_grit: int
     injuries: int
     perception_m: int | None
-
-
-def _escape(text: str) -> str:
-    return discord.utils.escape_markdown(text)
 
 
 def grit_table_text(row: GritRow, perception: int | None = None) -> str:
@@ -72,7 +68,7 @@ def grit_card(holder: GritHolder, *, exact: bool) -> discord.Embed:
     """
     level = grit_level(holder.grit)
     embed = discord.Embed(
-        title=f"{_escape(holder.name)} — Grit",
+        title=f"{name_text(holder.name)} — Grit",
         description=grit_lines(holder, exact=exact),
         colour=LEVEL_COLOURS[level],
     )
@@ -102,7 +98,7 @@ def character_sheet(
     if fight_channel_id is not None:
         notes.append(f"In the fight in <#{fight_channel_id}>: its Grit is written back there.")
     embed = discord.Embed(
-        title=_escape(character.name),
+        title=name_text(character.name),
         description="\n".join(notes) or None,
         colour=LEVEL_COLOURS[level],
     )
@@ -126,7 +122,7 @@ def character_sheet(
     if character.stamina is not None:
         embed.add_field(name="Stamina", value=str(character.stamina))
     if character.tags:
-        embed.add_field(name="Tags", value=_escape(", ".join(character.tags)))
+        embed.add_field(name="Tags", value=name_text(", ".join(character.tags)))
     if character.injuries:
         embed.add_field(name="Injuries", value=str(character.injuries))
     return embed
@@ -140,7 +136,7 @@ def character_list(characters: Sequence[Character], active_id: int | None) -> di
         level = grit_level(character.grit).display
         die = die_text(core_die(character.grit))
         lines.append(
-            f"{marker} **{_escape(character.name)}** · Grit {character.grit}/"
+            f"{marker} **{name_text(character.name)}** · Grit {character.grit}/"
             f"{character.max_grit} {level} {die}" + (" · active" if marker == "▶" else "")
         )
     return discord.Embed(

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from bot.catalogue.models import Special
 from bot.render.grit import grit_change_text
+from bot.render.text import name_text
 from bot.rules.grit import GritChange
 from bot.rules.models import ActiveSpecial, Combatant
 from bot.rules.specials import (
@@ -41,7 +42,7 @@ def turn_start_text(effects: TurnStartEffects, *, gm_view: bool) -> str | None:
     """Return one line for what a combatant's Specials did at its turn start, if anything."""
     if effects.empty:
         return None
-    name = effects.combatant
+    name = name_text(effects.combatant)
     parts = []
     for tick in effects.ticks:
         label = f"{tick.special} {tick.x}"
@@ -74,14 +75,14 @@ def turn_end_text(effects: TurnEndEffects | None, *, gm_view: bool) -> str | Non
         parts.append(f"Slow {effects.slow.x}: it did not move 1 m this turn; {grit}")
     if effects.decays:
         parts.append(", ".join(lowered_text(d) for d in effects.decays) + ".")
-    return f"{effects.combatant}'s Specials at turn end — " + " ".join(parts)
+    return f"{name_text(effects.combatant)}'s Specials at turn end — " + " ".join(parts)
 
 
 def applied_text(applied: Applied) -> str:
     """Return what /effect apply did, in one line."""
-    name, special = applied.combatant, applied.special
+    name, special = name_text(applied.combatant), applied.special
     label = special if applied.x_after is None else f"{special} {applied.x_after}"
-    source = f" (from {applied.source})" if applied.source else ""
+    source = f" (from {name_text(applied.source)})" if applied.source else ""
     match applied.outcome:
         case "new":
             if special == "Prone":
@@ -101,12 +102,14 @@ def applied_text(applied: Applied) -> str:
             return f"{special} on {name} is refreshed and keeps its higher X {applied.x_before}."
         case "replaced":
             return (
-                f"{applied.source} replaces {applied.previous_source} as {name}'s challenger: "
+                f"{name_text(applied.source or '')} replaces "
+                f"{name_text(applied.previous_source or '')} as {name}'s challenger: "
                 f"{special} {applied.x_before} → {applied.x_after}."
             )
         case "resisted":
             return (
-                f"{name} keeps {applied.previous_source}'s {special} {applied.x_before}: a "
+                f"{name} keeps {name_text(applied.previous_source or '')}'s {special} "
+                f"{applied.x_before}: a "
                 f"different challenger replaces it only with a higher X (got {applied.x_given})."
             )
     if special == "Prone":
@@ -116,11 +119,12 @@ def applied_text(applied: Applied) -> str:
 
 def cleansed_text(combatant: str, x: int, lowered: Lowered) -> str:
     """Return "Cleanse 2 on Goblin: Ruin 5 → 3."."""
-    return f"Cleanse {x} on {combatant}: {lowered_text(lowered)}."
+    return f"Cleanse {x} on {name_text(combatant)}: {lowered_text(lowered)}."
 
 
 def removed_text(combatant: str, lowered: Lowered) -> str:
     """Return what /effect remove did: "Goblin's Ruin 3 is removed." or "Bulwark 3 → 2"."""
+    combatant = name_text(combatant)
     if lowered.special == "Prone":
         return f"{combatant} stands up (Prone removed)."
     if lowered.reason == "remove" and lowered.after is None:
@@ -143,7 +147,7 @@ def mobility_text(allowed: Mobility) -> str:
 
 def movement_text(movement: Movement, lacerate: GritChange | None, *, gm_view: bool) -> str:
     """Return what /move did: metres, the Mobility check, Lacerate's damage, Slow satisfied."""
-    name = movement.combatant
+    name = name_text(movement.combatant)
     text = (
         f"{name} moves {movement.metres} m ({movement.moved_after} m this turn; "
         f"{mobility_text(movement.mobility)})."
@@ -166,10 +170,11 @@ def moved_log(movement: Movement, lacerate: GritChange | None) -> Callable[[bool
     """Return the round log's line for a move: "Mira moves 6 m through Lacerate 2 (…)."."""
 
     def line(gm_view: bool) -> str:
+        name = name_text(movement.combatant)
         if not movement.lacerate or lacerate is None:
-            return f"{movement.combatant} moves {movement.metres} m."
+            return f"{name} moves {movement.metres} m."
         grit = grit_change_text(lacerate, gm_view=gm_view)
-        return f"{movement.combatant} moves {movement.metres} m through Lacerate: {grit}"
+        return f"{name} moves {movement.metres} m through Lacerate: {grit}"
 
     return line
 
@@ -180,9 +185,9 @@ def effect_lines(combatant: Combatant, book: SpecialBook, *, detail: bool = Fals
     if combatant.prone:
         carried.append(("Prone", book.get("prone"), None))
     for active in combatant.specials:
-        source = f" (from {active.source})" if active.source else ""
+        source = f" (from {name_text(active.source)})" if active.source else ""
         carried.append((special_text(active) + source, book.get(active.name), active))
-    header = f"**{combatant.name}** — " + (
+    header = f"**{name_text(combatant.name)}** — " + (
         ", ".join(text for text, _, _ in carried) if carried else "no Specials"
     )
     extras = [mobility_text(mobility(combatant, book)), f"moved {combatant.moved_m} m this turn"]

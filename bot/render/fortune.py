@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import discord
-
+from bot.render.text import name_text
 from bot.rules.declarations import Declared, Undeclared
 from bot.rules.fortune import Hasted, Held
 from bot.rules.initiative import Sacrifice
@@ -27,7 +26,7 @@ KIND_NAMES = {
 
 def _text(text: str) -> str:
     """Escape what a player typed so it shows as typed."""
-    return discord.utils.escape_markdown(text)
+    return name_text(text)
 
 
 def _actions(count: int) -> str:
@@ -43,13 +42,13 @@ def haste_text(combatant: Combatant, hasted: Hasted) -> str:
             f"{NO_BONUS_BECAUSE[hasted.mode]}, so Haste puts it at the front of "
             f"round {hasted.round}'s order instead of +3"
         )
-    return f"⚡ **{combatant.name}** hastes: {effect}; only {_actions(hasted.actions)} this round."
+    return f"⚡ **{name_text(combatant.name)}** hastes: {effect}; only {_actions(hasted.actions)} this round."
 
 
 def wait_text(combatant: Combatant) -> str:
     """Return the line for a Wait declared before the combatant's turn."""
     return (
-        f"⏸ **{combatant.name}** waits: its turn is passed over, and it may `/act` "
+        f"⏸ **{name_text(combatant.name)}** waits: its turn is passed over, and it may `/act` "
         "at any moment this round."
     )
 
@@ -63,13 +62,13 @@ def hold_text(combatant: Combatant, held: Held) -> str:
     lost = (
         f"; its {_actions(held.actions_lost)} left this round are lost" if held.actions_lost else ""
     )
-    return f"⏩ **{combatant.name}** holds into round {held.into_round}: {effect}{lost}."
+    return f"⏩ **{name_text(combatant.name)}** holds into round {held.into_round}: {effect}{lost}."
 
 
 def sacrifice_text(combatant: Combatant, sacrificed: Sacrifice, round_number: int) -> str:
     """Return "Mira sacrifices an action: +3 to attack for the rest of round 1 (1 action left)"."""
     return (
-        f"✚ **{combatant.name}** sacrifices an action: +{sacrificed.bonus} to "
+        f"✚ **{name_text(combatant.name)}** sacrifices an action: +{sacrificed.bonus} to "
         f"{sacrificed.target} for the rest of round {round_number} "
         f"({_actions(sacrificed.actions_left)} left)."
     )
@@ -82,7 +81,7 @@ def declaration_mark(declaration: Declaration) -> str:
 
 def declared_text(combatant: Combatant, declared: Declared) -> str:
     """Return the line for a declaration, or for starting or working on a long action."""
-    name = f"**{combatant.name}**"
+    name = f"**{name_text(combatant.name)}**"
     if declared.started is not None:
         action = declared.started
         if action.kind == "cumulative":
@@ -119,7 +118,7 @@ def declared_text(combatant: Combatant, declared: Declared) -> str:
 
 def undeclared_text(combatant: Combatant, undeclared: Undeclared) -> str:
     """Return the line for a withdrawn declaration or an abandoned long action."""
-    name = f"**{combatant.name}**"
+    name = f"**{name_text(combatant.name)}**"
     if undeclared.abandoned is not None:
         action = undeclared.abandoned
         return (

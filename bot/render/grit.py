@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from bot.render.text import die_text
+from bot.render.text import die_text, name_text
 from bot.rules.grit import GritChange, core_die, die_of
 from bot.rules.models import Combatant
 
 
 def level_change_text(change: GritChange) -> str | None:
     """Return the level-change line [GAME.md §2], e.g. "Mira drops to Reduced Grit — now rolls d12"."""
-    name, level, die = change.name, change.level_after.display, die_text(change.die_after)
+    name, level, die = (
+        name_text(change.name),
+        change.level_after.display,
+        die_text(change.die_after),
+    )
     match change.announcement:
         case "drops":
             return f"{name} drops to {level} Grit — now rolls {die}."
@@ -44,20 +48,21 @@ def grit_change_text(change: GritChange, *, gm_view: bool) -> str:
     """
     exact = gm_view or not change.npc
     numbers = _numbers(change, exact)
+    name = name_text(change.name)
     match change.kind:
         case "damage":
-            text = f"{change.name} takes {change.amount} damage{numbers}."
+            text = f"{name} takes {change.amount} damage{numbers}."
         case "heal":
             withheld = f", {change.blight} withheld by Blight" if change.blight else ""
-            text = f"{change.name} heals {change.amount}{withheld}{numbers}."
+            text = f"{name} heals {change.amount}{withheld}{numbers}."
         case "set" if exact:
-            text = f"{change.name}'s Grit is set to {change.amount}{numbers}."
+            text = f"{name}'s Grit is set to {change.amount}{numbers}."
         case "set":
-            text = f"{change.name}'s Grit is set{numbers}."
+            text = f"{name}'s Grit is set{numbers}."
         case _ if exact:
-            text = f"{change.name}'s maximum Grit is now {change.max_after}{numbers}."
+            text = f"{name}'s maximum Grit is now {change.max_after}{numbers}."
         case _:
-            text = f"{change.name}'s maximum Grit changes{numbers}."
+            text = f"{name}'s maximum Grit changes{numbers}."
     level = level_change_text(change)
     return text if level is None else f"{text} {level}"
 
@@ -66,14 +71,13 @@ def die_shift_text(target: Combatant, before: int | None, levels: int) -> str:
     """Return what /grit modifier did: "Goblin's die shifts one level down — now rolls d12"."""
     after = die_of(target)
     steps = "one level" if levels == 1 else f"{levels} levels"
+    name = name_text(target.name)
     if after is None:
         if levels:
-            return f"{target.name} is Broken; once Grit is restored, the die shifts {steps} down."
-        return f"{target.name}'s die modifier is cleared."
+            return f"{name} is Broken; once Grit is restored, the die shifts {steps} down."
+        return f"{name}'s die modifier is cleared."
     if levels == 0:
-        return f"{target.name}'s die modifier is cleared — rolls {die_text(after)}."
+        return f"{name}'s die modifier is cleared — rolls {die_text(after)}."
     natural = die_text(core_die(target.grit))
-    line = (
-        f"{target.name}'s die shifts {steps} down — now rolls {die_text(after)} (from {natural})."
-    )
+    line = f"{name}'s die shifts {steps} down — now rolls {die_text(after)} (from {natural})."
     return line + (" The die was already that low." if before == after else "")

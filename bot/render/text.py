@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 from bot.rules.dice import ExpressionRoll
@@ -20,12 +22,18 @@ PHASE_NAMES = {
     "summary": "Summary",
 }
 GRIT_BAR_WIDTH = 10
+_MASKED_LINK = re.compile(r"(?<!\\)\[(?=[^\[\]\n]*\]\()")  # the "[" of "[text](url)"
 ROLL_TEXT_LIMIT = 1500  # characters of dice listed in a reply (Discord takes 2000 in all)
 
 
 def name_text(name: str) -> str:
     """Return a name someone typed as it shows: markdown escaped, so `[x](url)` is no link."""
     return discord.utils.escape_markdown(name)
+
+
+def unlinked(text: str) -> str:
+    """Return text whose masked links are shown as typed (for errors, which quote names)."""
+    return _MASKED_LINK.sub(r"\\[", text)
 
 
 def roll_breakdown(roll: ExpressionRoll) -> str:

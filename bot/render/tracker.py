@@ -37,7 +37,7 @@ def marks(combatant: Combatant, encounter: Encounter) -> list[str]:
         found.append(special.name if special.x is None else f"{special.name} {special.x}")
     if combatant.long_action is not None:
         action = combatant.long_action
-        found.append(f"⏳ {action.name} {action.progress}/{action.rounds}")
+        found.append(f"⏳ {name_text(action.name)} {action.progress}/{action.rounds}")
     return found
 
 
@@ -45,7 +45,7 @@ def combatant_line(combatant: Combatant, encounter: Encounter, *, acting: bool, 
     """Return one line of the tracker."""
     pointer = "▶" if acting else "▫"
     initiative = "—" if combatant.initiative is None else str(combatant.initiative)
-    name = f"**{discord.utils.escape_markdown(combatant.name)}**"
+    name = f"**{name_text(combatant.name)}**"
     if combatant.hidden:
         name += " 👁"
     parts = [
@@ -170,10 +170,12 @@ def standings_lines(encounter: Encounter) -> list[str]:
     if standing:
         lines.append(
             "Standing: "
-            + ", ".join(f"{c.name} ({grit_text(c, exact=not c.is_npc)})" for c in standing)
+            + ", ".join(
+                f"{name_text(c.name)} ({grit_text(c, exact=not c.is_npc)})" for c in standing
+            )
         )
     if broken:
-        lines.append("Broken: " + ", ".join(c.name for c in broken))
+        lines.append("Broken: " + ", ".join(name_text(c.name) for c in broken))
     return lines
 
 

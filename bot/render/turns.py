@@ -10,7 +10,7 @@ import discord
 
 from bot.outbox import DESCRIPTION_LIMIT, split_text
 from bot.render.effects import effect_text
-from bot.render.text import PHASE_NAMES, die_text
+from bot.render.text import PHASE_NAMES, die_text, name_text
 from bot.rules import encounter as flow
 from bot.rules.encounter import RoundEnd, Step
 from bot.rules.grit import die_of
@@ -57,12 +57,12 @@ def _known(encounter: Encounter, ids: Iterable[int]) -> tuple[Combatant, ...]:
 def _name(encounter: Encounter, combatant_id: int) -> str:
     for combatant in encounter.combatants:
         if combatant.id == combatant_id:
-            return combatant.name
+            return name_text(combatant.name)
     return "someone who left"
 
 
 def _names(combatants: Sequence[Combatant]) -> str:
-    names = [c.name for c in combatants]
+    names = [name_text(c.name) for c in combatants]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
@@ -76,17 +76,18 @@ Say = Callable[[Text, Iterable[Combatant]], None]
 
 def initiative_text(entry: InitiativeEntry) -> str:
     """Return "Mira **17** (d20 11 · Finesse +3 · Haste +3)"."""
+    name = name_text(entry.name)
     if entry.total is None:
-        return f"{entry.name} — Broken"
+        return f"{name} — Broken"
     if not entry.faces:
         if entry.front is not None:
-            return f"{entry.name} ({entry.front}: first)"
-        return f"{entry.name} {entry.total}" + (" (kept)" if entry.kept else "")
+            return f"{name} ({entry.front}: first)"
+        return f"{name} {entry.total}" + (" (kept)" if entry.kept else "")
     parts = [f"d{entry.die} {entry.faces[0]}"]
     if entry.finesse:
         parts.append(f"Finesse {entry.finesse:+d}")
     parts.extend(f"{b.name} {b.value:+d}" for b in entry.bonuses)
-    text = f"{entry.name} **{entry.total}** ({' · '.join(parts)})"
+    text = f"{name} **{entry.total}** ({' · '.join(parts)})"
     if entry.rolloff:
         text += f" roll-off {'/'.join(map(str, entry.rolloff))}"
     return text
@@ -96,7 +97,7 @@ def turn_text(combatant: Combatant) -> str:
     """Return "**Mira**'s turn — d20, 2 actions"."""
     actions = combatant.actions_left
     return (
-        f"**{combatant.name}**'s turn — rolls {die_text(die_of(combatant))}, "
+        f"**{name_text(combatant.name)}**'s turn — rolls {die_text(die_of(combatant))}, "
         f"{actions} action{'s' if actions != 1 else ''}"
     )
 
@@ -153,7 +154,7 @@ def _turn_line(encounter: Encounter, actor: Combatant, *, resumed: bool) -> str:
     if resumed:
         text = f"Back to {turn_text(actor)}"
     elif encounter.acting_now == actor.id:
-        text = f"**{actor.name}** acts now, out of turn"
+        text = f"**{name_text(actor.name)}** acts now, out of turn"
     else:
         text = turn_text(actor)
     if actor.hidden:

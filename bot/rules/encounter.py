@@ -23,6 +23,7 @@ from bot.rules.initiative import (
     roll_ambush,
 )
 from bot.rules.models import MAX_NAME_LENGTH, Combatant, Encounter, Phase
+from bot.rules.names import clean_name, name_key, same_name
 from bot.rules.results import Result
 
 MAX_COMBATANTS = 100  # per encounter; a longer tracker shows a window around the actor
@@ -114,12 +115,12 @@ def by_id(encounter: Encounter, combatant_id: int) -> Combatant:
 
 
 def by_name(encounter: Encounter, name: str) -> Combatant:
-    """Return the combatant with this name (case-insensitive)."""
-    wanted = name.strip().casefold()
+    """Return the combatant with this name (normalised, case-insensitive)."""
+    wanted = name_key(name)
     for combatant in encounter.combatants:
-        if combatant.name.casefold() == wanted:
+        if name_key(combatant.name) == wanted:
             return combatant
-    raise NotFound(f"No combatant named {name.strip()!r} in this encounter.")
+    raise NotFound(f"No combatant named {clean_name(name)!r} in this encounter.")
 
 
 def current_actor(encounter: Encounter) -> Combatant | None:
@@ -153,13 +154,13 @@ def surprised(encounter: Encounter, combatant: Combatant) -> bool:
 
 def unique_name(encounter: Encounter, name: str) -> str:
     """Return a cleaned combatant name, refusing one already in the encounter."""
-    cleaned = " ".join(name.split())
+    cleaned = clean_name(name)
     if not cleaned:
         raise BadInput("A combatant needs a name.")
     if len(cleaned) > MAX_NAME_LENGTH:
         raise BadInput(f"Combatant names are at most {MAX_NAME_LENGTH} characters.")
     for existing in encounter.combatants:
-        if existing.name.casefold() == cleaned.casefold():
+        if same_name(existing.name, cleaned):
             raise BadInput(f"There is already a combatant named {existing.name} in this encounter.")
     return cleaned
 
