@@ -418,9 +418,9 @@ class Initiative(
         async with at_table(interaction) as table:
             pages = tracker_pages(table.encounter, gm_view=table.is_gm)
         page = actor_page(pages)
-        await interaction.response.send_message(
-            embed=pages[page], view=ListPage.pager(page, len(pages)), ephemeral=True
-        )
+        pager = ListPage.pager(page, len(pages))
+        buttons = {"view": pager} if pager is not None else {}
+        await interaction.response.send_message(embed=pages[page], ephemeral=True, **buttons)
 
     @app_commands.command(name="reveal", description="Show a hidden NPC to the players")
     @app_commands.describe(combatant="The hidden NPC to show on the tracker")

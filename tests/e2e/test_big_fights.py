@@ -127,3 +127,15 @@ async def test_100_combatants_fit_every_message(fast) -> None:
     final = await until(end, rf"Round 2 summary|Broken: .*{LONG} 100\b|{LONG} 100 \(")
     assert all(name in final for name in everyone)
     no_refusals(table, added, first, round_end, end)
+
+
+async def test_a_short_list_is_one_page_without_buttons(fast) -> None:
+    """/init list of a small fight failed, or came with page buttons it does not need."""
+    table = fast
+    gm = table.user("gm")
+    await gm.run("/init start")
+    await gm.run("/init add name:Goblin count:3")
+    listed = await gm.run("/init list")
+    assert listed.ephemeral and listed.buttons == []
+    assert listed.embed is not None and "page" not in listed.embed["title"]
+    assert all(f"Goblin {n}" in listed.embed["description"] for n in (1, 2, 3))

@@ -75,6 +75,7 @@ from tests.e2e.invariants import (
     message_text,
     payload_problems,
     pinned_tracker,
+    refused_calls,
     stored,
     tracker_shows,
     unhandled,
@@ -148,6 +149,9 @@ class Tally:
 
 class World:
     """The loopback Discord and the real bot (every cog, no probe) on their own loop."""
+
+    fight = FIGHT  # the fight `ensure_fight` starts (the big-fight fuzz starts bigger ones)
+    crowded = CROWDED
 
     def __init__(self, tmp_path: Path) -> None:
         self.tmp_path = tmp_path
@@ -365,12 +369,12 @@ async def ensure_fight(world: World) -> None:
     """Start #table-1's fight again when it is gone or crowded (so most commands reach it)."""
     table = world.table
     encounter = await stored(world.bot.store, table.channel("table-1").id)
-    if encounter is not None and len(encounter.combatants) < CROWDED:
+    if encounter is not None and len(encounter.combatants) < world.crowded:
         return
     if encounter is not None:
         end = await table.user("gm").run("/init end", channel="table-1")
         await end.click("Confirm")
-    for who, line in FIGHT:
+    for who, line in world.fight:
         await table.user(who).run(line, channel="table-1")
 
 
@@ -588,3 +592,39 @@ def test_every_dice_bomb_is_answered_where_dice_are_rolled(
         tally.stalled(stalled, f"/{command} {options!r}")
     assert problems == [], problems
     print(f"dice bombs: {tally.examples} cases; {tally.stall_line()}")
+
+
+# Big fights ----------------------------------------------------------------------------
+# The same fuzz from fortune fights of 44 combatants with long names, and of 100: whatever
+# it does, every message must fit Discord's limits. The loopback Discord refuses one that
+# does not (400), which ends its command in the apology `attempt` reports; and no request
+# at all may have been refused.
+
+LONG_NAME = "Xyloquendar the Unforgiving"  # with " 40": 30 of the 32 characters allowed
+BIG_EXAMPLES = max(EXAMPLES // 3, 20)
+
+
+def big_fight(size: int) -> list[tuple[str, str]]:
+    """Return a fortune fight of `size`: Mira, Brom and two Goblins (the names in play) and
+    long-named foes; its first /init next rolls initiative for all of them."""
+    return [
+        ("gm", "/init start mode:fortune"),
+        ("gm", "/init add name:Goblin physical:2 finesse:2 count:2"),
+        ("gm", f'/init add name:"{LONG_NAME}" finesse:1 initiative_bonus:2 count:{size - 4}'),
+        ("alice", "/init join character:Mira physical:4 finesse:3"),
+        ("bob", "/init join character:Brom finesse:1"),
+        ("gm", "/init next"),
+    ]
+
+
+@pytest.mark.parametrize("size", [44, 100])
+def test_big_fights_survive_hostile_options(
+    world: World, caplog: pytest.LogCaptureFixture, size: int
+) -> None:
+    """Fuzzing a fight of 44 long-named combatants, or of 100, built a message Discord
+    refused, or broke any promise of the fuzz above."""
+    caplog.set_level(logging.WARNING)
+    world.fight, world.crowded = big_fight(size), size + 16
+    tally = fuzz(world, BIG_EXAMPLES, derandomize=True, caplog=caplog)
+    assert refused_calls(world.table.server.calls) == []
+    print(f"big fight of {size}: {tally.line()}")
