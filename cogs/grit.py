@@ -26,6 +26,7 @@ from bot.render.text import roll_breakdown
 from bot.rules.dice import ExpressionRoll, check_expression, roll_expression
 from bot.rules.grit import GritChange, change_grit, die_of
 from bot.rules.models import Character, Combatant
+from bot.rules.names import name_key
 from bot.sheets import (
     as_played,
     character_choices,
@@ -101,11 +102,11 @@ async def target_choices(
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete this channel's combatants, then the caller's own characters."""
     fighting = await combatant_choices(interaction, current)
-    taken = {choice.value.casefold() for choice in fighting}
+    taken = {name_key(str(choice.value)) for choice in fighting}
     own = [
         choice
         for choice in await character_choices(interaction, current)
-        if choice.value.casefold() not in taken
+        if name_key(str(choice.value)) not in taken
     ]
     return (fighting + own)[:AUTOCOMPLETE_LIMIT]
 
