@@ -34,6 +34,11 @@ from bot.views import ConfirmButton, PersistentButton, confirm_template
 if TYPE_CHECKING:
     from bot.app import Tablehand
 
+THREADS = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
 ADD_HELP = {
     "name": "Name; with count, numbered (Goblin 1..n)",
     "count": "How many (numbered)",
@@ -88,7 +93,7 @@ def _joining(
 def _require_posting(interaction: discord.Interaction) -> None:
     """Refuse to open an encounter where the bot may not post its tracker."""
     allowed = interaction.app_permissions
-    in_thread = isinstance(interaction.channel, discord.Thread)
+    in_thread = getattr(interaction.channel, "type", None) in THREADS
     send = allowed.send_messages_in_threads if in_thread else allowed.send_messages
     if not (allowed.view_channel and send and allowed.embed_links):
         raise NotAllowed(

@@ -391,3 +391,16 @@ async def test_a_confirm_for_an_encounter_already_ended_ends_no_other(fast) -> N
     stale = await first.click("Confirm")
     assert stale.ephemeral and "already over" in stale.content
     assert not (await gm.run("/init add name:Orc")).ephemeral  # the new one goes on
+
+
+async def test_start_in_a_thread_needs_send_messages_in_threads(fast) -> None:
+    """/init start in a thread where the bot may not post opened an encounter it cannot track."""
+    table = fast
+    denied = discord.Permissions(send_messages_in_threads=True).value
+    bot_id = str(table.server.bot_user.id)
+    table.server.channel("table-1").overwrites.append(
+        {"id": bot_id, "type": 1, "allow": "0", "deny": str(denied)}
+    )
+    refused = await table.user("gm").run("/init start", channel="table-1-side")
+    assert refused.ephemeral and "Send Messages" in refused.content
+    assert not (await table.user("gm").run("/init start", channel="table-1")).ephemeral
