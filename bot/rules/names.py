@@ -9,6 +9,7 @@ renderers' business (`bot.render.text.name_text`).
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 # Control, format (zero-width, joiners, bidi, soft hyphen) and surrogate characters.
@@ -19,6 +20,8 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 def clean_name(text: str) -> str:
     """Return a name as the bot keeps it: NFKC, nothing invisible, single spaces."""
+    if text.isascii() and text.isprintable():
+        return " ".join(text.split())  # the usual name: nothing to normalise or drop
     normal = unicodedata.normalize("NFKC", text)
     kept = (
         " " if char.isspace() else char
@@ -29,6 +32,7 @@ def clean_name(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
+@functools.lru_cache(maxsize=8192)  # a fight compares its names again and again
 def name_key(text: str) -> str:
     """Return what names are compared by: the clean name, case-folded."""
     return unicodedata.normalize("NFKC", clean_name(text).casefold())
