@@ -12,7 +12,15 @@ import time
 
 from bot.errors import BadInput
 from bot.rules.models import Character, LogEntry
-from bot.store.base import ChannelChanges, GuildSettings, LoadedChannel, Store
+from bot.store.base import (
+    ChannelChanges,
+    GuildFilter,
+    GuildSettings,
+    LoadedChannel,
+    Store,
+    StoreConflict,
+    character_key,
+)
 
 
 class MemoryStore(Store):
@@ -21,6 +29,8 @@ class MemoryStore(Store):
     def __init__(self) -> None:
         super().__init__()
         self._encounters: dict[int, str] = {}
+        self._versions: dict[int, int] = {}
+        self._guilds: dict[int, int | None] = {}
         self._updated: dict[int, float] = {}
         self._logs: dict[int, list[LogEntry]] = {}
         self._characters: dict[int, str] = {}
@@ -28,18 +38,30 @@ class MemoryStore(Store):
         self._settings: dict[int, str] = {}
         self._ids = itertools.count(1)
 
-    async def _load(self, channel_id: int, *, locked: bool = True) -> LoadedChannel:
-        return LoadedChannel(encounter_json=self._encounters.get(channel_id))
+    async def _load(
+        self, channel_id: int, *, locked: bool = True, transaction: object = None
+    ) -> LoadedChannel:
+        return LoadedChannel(
+            encounter_json=self._encounters.get(channel_id),
+            version=self._versions.get(channel_id, 0),
+        )
 
-    async def _commit(self, changes: ChannelChanges) -> None:
+    async def _commit(self, changes: ChannelChanges, *, transaction: object = None) -> None:
         # No await in here: the whole commit happens at once, like a transaction.
+        channel_id = changes.channel_id
         if changes.write_encounter:
+            if self._versions.get(channel_id, 0) != changes.version:
+                raise StoreConflict()
             if changes.encounter_json is None:
-                self._encounters.pop(changes.channel_id, None)
-                self._logs.pop(changes.channel_id, None)
+                self._encounters.pop(channel_id, None)
+                self._versions.pop(channel_id, None)
+                self._guilds.pop(channel_id, None)
+                self._logs.pop(channel_id, None)
             else:
-                self._encounters[changes.channel_id] = changes.encounter_json
-                self._updated[changes.channel_id] = time.time()
+                self._encounters[channel_id] = changes.encounter_json
+                self._versions[channel_id] = changes.version + 1
+                self._guilds[channel_id] = changes.guild_id
+                self._updated[channel_id] = time.time()
         if changes.log:
             self._logs.setdefault(changes.channel_id, []).extend(changes.log)
         for write in changes.character_grit:
@@ -57,12 +79,17 @@ class MemoryStore(Store):
     async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
         return [entry for entry in self._logs.get(channel_id, []) if entry.round == round]
 
-    async def encounter_channels(self) -> list[int]:
-        return sorted(self._encounters)
+    def _in(self, channel_id: int, guild_ids: GuildFilter) -> bool:
+        return guild_ids is None or self._guilds.get(channel_id) in guild_ids
 
-    async def pending_attack_channels(self) -> list[int]:
+    async def encounter_channels(self, guild_ids: GuildFilter = None) -> list[int]:
+        return sorted(c for c in self._encounters if self._in(c, guild_ids))
+
+    async def pending_attack_channels(self, guild_ids: GuildFilter = None) -> list[int]:
         found = []
         for channel_id, data in sorted(self._encounters.items()):
+            if not self._in(channel_id, guild_ids):
+                continue
             try:
                 pending = json.loads(data).get("pending_attacks")
             except (ValueError, AttributeError):
@@ -81,18 +108,24 @@ class MemoryStore(Store):
                 return channel_id
         return None
 
-    async def recent_encounter_channels(self, since: float) -> list[int]:
-        recent = [(at, cid) for cid, at in self._updated.items() if at >= since]
+    async def recent_encounter_channels(
+        self, since: float, guild_ids: GuildFilter = None
+    ) -> list[int]:
+        recent = [
+            (at, cid)
+            for cid, at in self._updated.items()
+            if at >= since and cid in self._encounters and self._in(cid, guild_ids)
+        ]
         return [cid for _, cid in sorted(recent, reverse=True)]
 
     def _all_characters(self) -> list[Character]:
         return [Character.model_validate_json(data) for data in self._characters.values()]
 
     async def save_character(self, character: Character) -> Character:
+        clash = await self.get_character(character.guild_id, character.owner_id, character.name)
+        if clash is not None and clash.id != character.id:
+            raise BadInput(f"You already have a character named {character.name}.")
         if character.id is None:
-            clash = await self.get_character(character.guild_id, character.owner_id, character.name)
-            if clash is not None:
-                raise BadInput(f"You already have a character named {character.name}.")
             character = character.model_copy(update={"id": next(self._ids)})
         self._characters[character.id] = character.model_dump_json()
         return character
@@ -100,7 +133,7 @@ class MemoryStore(Store):
     async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
         for character in self._all_characters():
             if (character.guild_id, character.owner_id) == (guild_id, owner_id) and (
-                character.name.casefold() == name.casefold()
+                character_key(character.name) == character_key(name)
             ):
                 return character
         return None
@@ -113,7 +146,7 @@ class MemoryStore(Store):
         mine = [
             c for c in self._all_characters() if (c.guild_id, c.owner_id) == (guild_id, owner_id)
         ]
-        return sorted(mine, key=lambda c: c.name.casefold())
+        return sorted(mine, key=lambda c: character_key(c.name))
 
     async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool:
         character = await self.get_character(guild_id, owner_id, name)
@@ -131,12 +164,7 @@ class MemoryStore(Store):
         return None if character_id is None else await self.character_by_id(character_id)
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
-        data = self._settings.get(guild_id)
-        return (
-            GuildSettings(guild_id=guild_id)
-            if data is None
-            else GuildSettings.model_validate_json(data)
-        )
+        return self._stored_settings(guild_id, self._settings.get(guild_id))
 
     async def save_settings(self, settings: GuildSettings) -> None:
         self._settings[settings.guild_id] = settings.model_dump_json()

@@ -1,12 +1,44 @@
 """Numbered schema migrations; each runs in one transaction that also records its version.
 
 Append new steps at the end; never edit a released one. A database whose recorded
-version is newer than the last step here is refused at start-up.
+version is newer than the last step here is refused at start-up. A step is SQL, or a
+function of the sqlite3 connection for what SQL alone cannot do. PostgreSQL's steps are
+in bot/store/postgres.py.
 """
 
 from __future__ import annotations
 
-MIGRATIONS: list[tuple[int, str, list[str]]] = [
+import sqlite3
+from collections.abc import Callable
+
+from bot.store.base import character_key
+
+Step = str | Callable[[sqlite3.Connection], None]
+
+
+def _key_character_names(conn: sqlite3.Connection) -> None:
+    """Give every character its name key; rename the later of two names that now clash."""
+    taken: set[tuple[int, int, str]] = set()
+    rows = conn.execute("SELECT id, guild_id, owner_id, name FROM characters ORDER BY id")
+    for character_id, guild_id, owner_id, name in rows.fetchall():
+        new_name, n = name, 1
+        while (guild_id, owner_id, character_key(new_name)) in taken:
+            n += 1
+            new_name = f"{name} ({n})"
+        taken.add((guild_id, owner_id, character_key(new_name)))
+        conn.execute(
+            "UPDATE characters SET name_key = ? WHERE id = ?",
+            (character_key(new_name), character_id),
+        )
+        if new_name != name:  # a damaged sheet keeps its text: only a valid one is renamed
+            conn.execute(
+                "UPDATE characters SET name = ?, data = json_set(data, '$.name', ?)"
+                " WHERE id = ? AND json_valid(data)",
+                (new_name, new_name, character_id),
+            )
+
+
+MIGRATIONS: list[tuple[int, str, list[Step]]] = [
     (
         1,
         "encounters, their action log, characters, server settings",
@@ -52,6 +84,16 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
                 data     TEXT NOT NULL
             )
             """,
+        ],
+    ),
+    (
+        2,
+        "a version on each encounter; character names unique by one rule on every backend",
+        [
+            "ALTER TABLE encounters ADD COLUMN version INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE characters ADD COLUMN name_key TEXT",
+            _key_character_names,
+            "CREATE UNIQUE INDEX characters_by_key ON characters(guild_id, owner_id, name_key)",
         ],
     ),
 ]

@@ -1,50 +1,81 @@
-"""The SQLite store: one aiosqlite connection, WAL, migrations at open.
+"""The SQLite store: one connection on its own thread, WAL, migrations at open.
 
-aiosqlite runs every statement on one connection, so two channels' transactions
-would interleave on it. `_db` serialises whole statements and whole write
-transactions (each a few hundred microseconds); a channel's long work between
-load and commit happens under its own channel lock only, so channels never wait
-for each other's commands, only for each other's commits.
+Every statement runs on one thread that owns the connection (sqlite3 connections are
+not shared between threads); a call there is one round trip from the event loop.
+`_db` serialises whole statements and whole write transactions (each a few hundred
+microseconds); a channel's long work between load and commit happens under its own
+channel lock only, so channels never wait for each other's commands, only for each
+other's commits.
+
+SQLite serves one process: the store takes an exclusive lock on the database file when
+it opens, and a second process is refused at once. Several processes share a
+PostgreSQL database instead (bot/store/postgres.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
-import aiosqlite
 from pydantic import ValidationError
 
 from bot.errors import BadInput, StoreError
 from bot.rules.models import Character, LogEntry
-from bot.store.base import ChannelChanges, GuildSettings, LoadedChannel, Store
+from bot.store.base import (
+    ChannelChanges,
+    GuildFilter,
+    GuildSettings,
+    LoadedChannel,
+    Store,
+    StoreConflict,
+    character_key,
+)
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory file locks; one process is then the host's promise
+    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 ENCOUNTER_CACHE_SIZE = 4096  # channels whose committed encounter text is kept in memory
+T = TypeVar("T")
+Statement = tuple[str, tuple]
+
+
+class DatabaseInUse(StoreError):
+    """Another process has the SQLite database open."""
 
 
 class SQLiteStore(Store):
     """Encounters, characters and settings in one SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, lock_file: bool = True) -> None:
         super().__init__()
         self.path = str(path)
-        self._conn: aiosqlite.Connection | None = None
+        self.lock_file = lock_file  # False only for tests of what the lock prevents
+        self._conn: sqlite3.Connection | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self._lock_fd: int | None = None
         self._db = asyncio.Lock()
-        # The committed encounter text of recently used channels. This process is the
-        # database's only writer, so the cache is exact: written after each commit,
-        # dropped whenever anything else writes. It saves a thread round trip per load.
-        self._committed: OrderedDict[int, str | None] = OrderedDict()
+        # The committed encounter text and version of recently used channels. This process
+        # is the database's only writer (the file lock), so the cache is exact: written
+        # after each commit, dropped whenever anything else writes. It saves a thread round
+        # trip per load; the version check on commit would still catch a stale entry.
+        self._committed: OrderedDict[int, tuple[str | None, int]] = OrderedDict()
 
     @property
-    def conn(self) -> aiosqlite.Connection:
+    def conn(self) -> sqlite3.Connection:
         if self._conn is None:
             raise RuntimeError("the store is not open")
         return self._conn
@@ -52,151 +83,134 @@ class SQLiteStore(Store):
     async def open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        # A write opens its transaction itself (BEGIN IMMEDIATE, issued by the sqlite3 module
-        # with the first write, in the same thread round trip); commit() or rollback() ends it.
-        self._conn = await aiosqlite.connect(self.path, isolation_level="IMMEDIATE")
-        for pragma in (
-            "PRAGMA journal_mode=WAL",
-            "PRAGMA synchronous=NORMAL",
-            "PRAGMA foreign_keys=ON",
-            f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
-        ):
-            await self._conn.execute(pragma)
+            if self.lock_file:
+                self._lock_database()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablehand-sqlite")
         try:
+            self._conn = await self._call(_connect, self.path)
             await self._migrate()
         except BaseException:
             await self.close()
             raise
 
+    def _lock_database(self) -> None:
+        """Hold an exclusive lock on the database file while open; refuse if another has it."""
+        if fcntl is None:
+            return
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            # flock, not SQLite's own fcntl byte-range locks: the two never interfere on
+            # Linux, and the lock goes when the process does, however it ends.
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise DatabaseInUse(
+                f"The database {self.path} is in use by another Tablehand process; "
+                "run one process per SQLite file (several processes need TABLEHAND_DATABASE_URL "
+                "to point at PostgreSQL)."
+            ) from None
+        self._lock_fd = fd
+
     async def close(self) -> None:
         if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+            conn, self._conn = self._conn, None
+            await self._call(conn.close)
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor releases the flock
+            self._lock_fd = None
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a function on the database thread; one round trip from the event loop."""
+        if self._thread is None:
+            raise RuntimeError("the store is not open")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
 
     async def schema_version(self) -> int:
         """Return the version recorded in the database (0 for a new file)."""
-        async with self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'"
-        ) as cursor:
-            if await cursor.fetchone() is None:
-                return 0
-        async with self.conn.execute("SELECT MAX(version) FROM schema_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0] or 0)
+        return await self._call(_schema_version, self.conn)
 
     async def _migrate(self) -> None:
-        current = await self.schema_version()
-        if current > LATEST_VERSION:
-            raise StoreError(
-                f"The database {self.path} has schema version {current}, newer than this "
-                f"Tablehand knows ({LATEST_VERSION}). Upgrade Tablehand or use another TABLEHAND_DB."
-            )
-        for version, description, statements in MIGRATIONS:
-            if version <= current:
-                continue
-            await self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                await self.conn.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_version ("
-                    " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at REAL NOT NULL)"
-                )
-                for statement in statements:
-                    await self.conn.execute(statement)
-                await self.conn.execute(
-                    "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
-                    (version, description, time.time()),
-                )
-                await self.conn.execute("COMMIT")
-            except BaseException:
-                await self.conn.execute("ROLLBACK")
-                raise
+        applied = await self._call(_migrate, self.conn, self.path)
+        for version, description in applied:
             log.info("migrated the database to schema version %d: %s", version, description)
 
-    # Each aiosqlite call is a round trip to its thread: a queue, then a wake-up of this
-    # event loop. execute_fetchall and execute_insert make one where execute, fetch and
-    # close made three; under load those waits were most of a command's time in the store.
-    async def _fetchone(self, sql: str, params: tuple = ()) -> aiosqlite.Row | None:
+    # Reads and writes, each one call on the database thread.
+    async def _fetchone(self, sql: str, params: tuple = ()) -> tuple | None:
         rows = await self._fetchall(sql, params)
         return rows[0] if rows else None
 
-    async def _fetchall(self, sql: str, params: tuple = ()) -> list[aiosqlite.Row]:
+    async def _fetchall(self, sql: str, params: tuple = ()) -> list[tuple]:
         async with self._db:
-            return list(await self.conn.execute_fetchall(sql, params))
+            return await self._call(_fetchall, self.conn, sql, params)
 
-    async def _transaction(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
+    async def _transaction(self, statements: list[Statement]) -> list[int | None]:
         """Run statements in one transaction (anything may change: the cache is dropped)."""
         self._committed.clear()
         return await self._write(statements)
 
-    async def _write(self, statements: list[tuple[str, tuple]]) -> list[int | None]:
+    async def _write(
+        self, statements: list[Statement], guard: Statement | None = None
+    ) -> list[int | None]:
         """Run statements in one transaction; return the last inserted row id after each.
 
-        The whole transaction runs as one call on aiosqlite's database thread: each call
-        there is a round trip (a queue, then waking this event loop), and a command's
-        commit took one per statement, plus BEGIN and COMMIT. aiosqlite has no public
-        "run this function on the database thread"; its internal `_execute` does exactly
-        that (it is how its own public methods work), so it is used here, in one place,
-        with aiosqlite pinned to the versions tested (tests/unit/store exercise it).
+        `guard`, run first, must change exactly one row (the channel's versioned write);
+        if it changes none, another writer got there first and nothing is written.
         """
         async with self._db:
-            return await self.conn._execute(_run_transaction, self.conn._conn, statements)
+            return await self._call(_run_transaction, self.conn, guard, statements)
 
     # Channels
-    async def _load(self, channel_id: int, *, locked: bool = True) -> LoadedChannel:
-        if channel_id in self._committed:
+    async def _load(
+        self, channel_id: int, *, locked: bool = True, transaction: object = None
+    ) -> LoadedChannel:
+        cached = self._committed.get(channel_id)
+        if cached is not None:
             self._committed.move_to_end(channel_id)
-            return LoadedChannel(encounter_json=self._committed[channel_id])
+            return LoadedChannel(encounter_json=cached[0], version=cached[1])
         row = await self._fetchone(
-            "SELECT data FROM encounters WHERE channel_id = ?", (channel_id,)
+            "SELECT data, version FROM encounters WHERE channel_id = ?", (channel_id,)
         )
-        loaded = None if row is None else row[0]
+        loaded = (None, 0) if row is None else (row[0], row[1])
         if locked:
             # Only under the channel's lock: a lock-free read could finish after a commit
             # and put back the text that commit replaced.
-            self._remember(channel_id, loaded)
-        return LoadedChannel(encounter_json=loaded)
+            self._remember(channel_id, *loaded)
+        return LoadedChannel(encounter_json=loaded[0], version=loaded[1])
 
-    def _remember(self, channel_id: int, encounter_json: str | None) -> None:
-        self._committed[channel_id] = encounter_json
+    def _remember(self, channel_id: int, encounter_json: str | None, version: int) -> None:
+        self._committed[channel_id] = (encounter_json, version)
         self._committed.move_to_end(channel_id)
         while len(self._committed) > ENCOUNTER_CACHE_SIZE:
             self._committed.popitem(last=False)
 
-    async def _commit(self, changes: ChannelChanges) -> None:
-        statements: list[tuple[str, tuple]] = []
-        if changes.write_encounter:
-            if changes.encounter_json is None:
-                statements.append(
-                    ("DELETE FROM encounters WHERE channel_id = ?", (changes.channel_id,))
-                )
-            else:
-                statements.append(
-                    (
-                        "INSERT INTO encounters (channel_id, guild_id, data, updated_at)"
-                        " VALUES (?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET"
-                        " guild_id = excluded.guild_id, data = excluded.data,"
-                        " updated_at = excluded.updated_at",
-                        (changes.channel_id, changes.guild_id, changes.encounter_json, time.time()),
-                    )
-                )
-        for entry in changes.log:
-            statements.append(
-                (
-                    "INSERT INTO encounter_log (channel_id, round, text) VALUES (?, ?, ?)",
-                    (changes.channel_id, entry.round, entry.text),
-                )
+    async def _commit(self, changes: ChannelChanges, *, transaction: object = None) -> None:
+        guard = _encounter_write(changes) if changes.write_encounter else None
+        statements: list[Statement] = [
+            (
+                "INSERT INTO encounter_log (channel_id, round, text) VALUES (?, ?, ?)",
+                (changes.channel_id, entry.round, entry.text),
             )
-        for write in changes.character_grit:
-            statements.append(
-                (
-                    "UPDATE characters SET data = json_set(data, '$.grit', ?, '$.max_grit', ?,"
-                    " '$.injuries', ?) WHERE id = ?",
-                    (write.grit, write.max_grit, write.injuries, write.character_id),
-                )
+            for entry in changes.log
+        ]
+        statements += [
+            (
+                "UPDATE characters SET data = json_set(data, '$.grit', ?, '$.max_grit', ?,"
+                " '$.injuries', ?) WHERE id = ?",
+                (write.grit, write.max_grit, write.injuries, write.character_id),
             )
-        await self._write(statements)
+            for write in changes.character_grit
+        ]
+        try:
+            await self._write(statements, guard)
+        except StoreConflict:
+            self._committed.pop(changes.channel_id, None)  # stale: read it again next time
+            raise
         if changes.write_encounter:
-            self._remember(changes.channel_id, changes.encounter_json)
+            version = 0 if changes.encounter_json is None else changes.version + 1
+            self._remember(changes.channel_id, changes.encounter_json, version)
 
     async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
         rows = await self._fetchall(
@@ -205,17 +219,19 @@ class SQLiteStore(Store):
         )
         return [LogEntry(round=r[0], text=r[1]) for r in rows]
 
-    async def encounter_channels(self) -> list[int]:
-        rows = await self._fetchall("SELECT channel_id FROM encounters ORDER BY channel_id")
-        return [row[0] for row in rows]
+    async def encounter_channels(self, guild_ids: GuildFilter = None) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT channel_id, guild_id FROM encounters ORDER BY channel_id"
+        )
+        return _of_guilds(rows, guild_ids)
 
-    async def pending_attack_channels(self) -> list[int]:
+    async def pending_attack_channels(self, guild_ids: GuildFilter = None) -> list[int]:
         # A damaged row is not valid JSON: json_valid keeps it from failing the whole query.
         rows = await self._fetchall(
-            "SELECT channel_id FROM encounters WHERE json_valid(data)"
+            "SELECT channel_id, guild_id FROM encounters WHERE json_valid(data)"
             " AND json_array_length(data, '$.pending_attacks') > 0 ORDER BY channel_id"
         )
-        return [row[0] for row in rows]
+        return _of_guilds(rows, guild_ids)
 
     async def character_fight(self, character_id: int) -> int | None:
         row = await self._fetchone(
@@ -226,16 +242,19 @@ class SQLiteStore(Store):
         )
         return None if row is None else row[0]
 
-    async def recent_encounter_channels(self, since: float) -> list[int]:
+    async def recent_encounter_channels(
+        self, since: float, guild_ids: GuildFilter = None
+    ) -> list[int]:
         rows = await self._fetchall(
-            "SELECT channel_id FROM encounters WHERE updated_at >= ? ORDER BY updated_at DESC",
+            "SELECT channel_id, guild_id FROM encounters WHERE updated_at >= ?"
+            " ORDER BY updated_at DESC",
             (since,),
         )
-        return [row[0] for row in rows]
+        return _of_guilds(rows, guild_ids)
 
     # Characters
     @staticmethod
-    def _character(row: aiosqlite.Row) -> Character:
+    def _character(row: tuple) -> Character:
         try:
             return Character.model_validate_json(row[1]).model_copy(update={"id": row[0]})
         except ValidationError:
@@ -251,12 +270,14 @@ class SQLiteStore(Store):
             raise BadInput(f"You already have a character named {character.name}.") from None
 
     async def _save_character(self, character: Character, data: str) -> Character:
+        key = character_key(character.name)
         if character.id is None:
             (new_id,) = await self._transaction(
                 [
                     (
-                        "INSERT INTO characters (guild_id, owner_id, name, data) VALUES (?, ?, ?, ?)",
-                        (character.guild_id, character.owner_id, character.name, data),
+                        "INSERT INTO characters (guild_id, owner_id, name, name_key, data)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (character.guild_id, character.owner_id, character.name, key, data),
                     )
                 ]
             )
@@ -264,8 +285,8 @@ class SQLiteStore(Store):
         await self._transaction(
             [
                 (
-                    "UPDATE characters SET name = ?, data = ? WHERE id = ?",
-                    (character.name, data, character.id),
+                    "UPDATE characters SET name = ?, name_key = ?, data = ? WHERE id = ?",
+                    (character.name, key, data, character.id),
                 )
             ]
         )
@@ -273,8 +294,8 @@ class SQLiteStore(Store):
 
     async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
         row = await self._fetchone(
-            "SELECT id, data FROM characters WHERE guild_id = ? AND owner_id = ? AND name = ?",
-            (guild_id, owner_id, name),
+            "SELECT id, data FROM characters WHERE guild_id = ? AND owner_id = ? AND name_key = ?",
+            (guild_id, owner_id, character_key(name)),
         )
         return None if row is None else self._character(row)
 
@@ -284,15 +305,15 @@ class SQLiteStore(Store):
 
     async def list_characters(self, guild_id: int, owner_id: int) -> list[Character]:
         rows = await self._fetchall(
-            "SELECT id, data FROM characters WHERE guild_id = ? AND owner_id = ? ORDER BY name",
+            "SELECT id, data FROM characters WHERE guild_id = ? AND owner_id = ? ORDER BY name_key",
             (guild_id, owner_id),
         )
         return [self._character(row) for row in rows]
 
     async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool:
         row = await self._fetchone(
-            "SELECT id FROM characters WHERE guild_id = ? AND owner_id = ? AND name = ?",
-            (guild_id, owner_id, name),
+            "SELECT id FROM characters WHERE guild_id = ? AND owner_id = ? AND name_key = ?",
+            (guild_id, owner_id, character_key(name)),
         )
         if row is None:
             return False
@@ -324,9 +345,7 @@ class SQLiteStore(Store):
         row = await self._fetchone(
             "SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
-        if row is None:
-            return GuildSettings(guild_id=guild_id)
-        return GuildSettings.model_validate_json(row[0])
+        return self._stored_settings(guild_id, None if row is None else row[0])
 
     async def save_settings(self, settings: GuildSettings) -> None:
         await self._transaction(
@@ -340,27 +359,128 @@ class SQLiteStore(Store):
         )
 
 
-def _run_transaction(
-    connection: sqlite3.Connection, statements: list[tuple[str, tuple]]
-) -> list[int | None]:
-    """Run statements as one transaction on the database thread; return each last row id."""
-    ids: list[int | None] = []
+def _of_guilds(rows: list[tuple], guild_ids: GuildFilter) -> list[int]:
+    """Keep the channels (first column) whose guild (second column) is one of these."""
+    if guild_ids is None:
+        return [row[0] for row in rows]
+    wanted = set(guild_ids)
+    return [row[0] for row in rows if row[1] in wanted]
+
+
+def _encounter_write(changes: ChannelChanges) -> Statement:
+    """Return the statement that writes the encounter, only if it is still at its version."""
+    if changes.encounter_json is None:
+        return (
+            "DELETE FROM encounters WHERE channel_id = ? AND version = ?",
+            (changes.channel_id, changes.version),
+        )
+    if changes.version == 0:
+        return (
+            "INSERT INTO encounters (channel_id, guild_id, data, updated_at, version)"
+            " VALUES (?, ?, ?, ?, 1) ON CONFLICT (channel_id) DO NOTHING",
+            (changes.channel_id, changes.guild_id, changes.encounter_json, time.time()),
+        )
+    return (
+        "UPDATE encounters SET guild_id = ?, data = ?, updated_at = ?, version = version + 1"
+        " WHERE channel_id = ? AND version = ?",
+        (
+            changes.guild_id,
+            changes.encounter_json,
+            time.time(),
+            changes.channel_id,
+            changes.version,
+        ),
+    )
+
+
+# On the database thread -------------------------------------------------------------
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    # Autocommit mode: every transaction is an explicit BEGIN IMMEDIATE ... COMMIT.
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in (
+        "PRAGMA journal_mode=WAL",
+        "PRAGMA synchronous=NORMAL",
+        "PRAGMA foreign_keys=ON",
+        f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+    ):
+        conn.execute(pragma)
+    return conn
+
+
+def _fetchall(conn: sqlite3.Connection, sql: str, params: tuple) -> list[tuple]:
+    return conn.execute(sql, params).fetchall()
+
+
+def _schema_version(conn: sqlite3.Connection) -> int:
+    found = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name='schema_version'"
+    ).fetchone()
+    if found is None:
+        return 0
+    return int(conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0)
+
+
+def _migrate(conn: sqlite3.Connection, path: str) -> list[tuple[int, str]]:
+    """Apply pending migrations; the version is read inside the write lock, so two starts
+    racing on one file cannot both apply a step."""
+    applied: list[tuple[int, str]] = []
+    conn.execute("BEGIN IMMEDIATE")
     try:
-        # The sqlite3 module opens the transaction (BEGIN IMMEDIATE) with the first write.
+        current = _schema_version(conn)
+        if current > LATEST_VERSION:
+            raise StoreError(
+                f"The database {path} has schema version {current}, newer than this "
+                f"Tablehand knows ({LATEST_VERSION}). Upgrade Tablehand or use another TABLEHAND_DB."
+            )
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at REAL NOT NULL)"
+        )
+        for version, description, steps in MIGRATIONS:
+            if version <= current:
+                continue
+            for step in steps:
+                if callable(step):
+                    step(conn)
+                else:
+                    conn.execute(step)
+            conn.execute(
+                "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
+                (version, description, time.time()),
+            )
+            applied.append((version, description))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return applied
+
+
+def _run_transaction(
+    conn: sqlite3.Connection, guard: Statement | None, statements: list[Statement]
+) -> list[int | None]:
+    """Run a guarded write and statements as one transaction; return each last row id."""
+    ids: list[int | None] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if guard is not None and conn.execute(*guard).rowcount != 1:
+            raise StoreConflict()
         for sql, params in _runs(statements):
             if len(params) == 1:
-                ids.append(connection.execute(sql, params[0]).lastrowid)
+                ids.append(conn.execute(sql, params[0]).lastrowid)
             else:
-                connection.executemany(sql, params)
+                conn.executemany(sql, params)
                 ids.extend([None] * len(params))
-        connection.commit()
+        conn.execute("COMMIT")
     except BaseException:
-        connection.rollback()
+        conn.execute("ROLLBACK")
         raise
     return ids
 
 
-def _runs(statements: list[tuple[str, tuple]]) -> list[tuple[str, list[tuple]]]:
+def _runs(statements: list[Statement]) -> list[tuple[str, list[tuple]]]:
     """Group consecutive uses of the same statement: [(sql, [params, …]), …]."""
     runs: list[tuple[str, list[tuple]]] = []
     for sql, params in statements:

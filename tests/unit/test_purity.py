@@ -7,7 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PURE_PACKAGES = [ROOT / "bot" / "rules", ROOT / "bot" / "catalogue"]
-FORBIDDEN = {"discord", "aiosqlite", "sqlite3", "aiohttp"}
+FORBIDDEN = {"discord", "aiosqlite", "asyncpg", "sqlite3", "aiohttp"}
 
 
 def _imports(path: Path) -> set[str]:

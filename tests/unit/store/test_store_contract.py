@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,18 +12,30 @@ import pytest
 
 from bot.errors import BadInput, NoEncounter, StoreError
 from bot.rules.models import Character, Combatant, Encounter, PendingAttack
-from bot.store import GuildSettings, MemoryStore, SQLiteStore, Store
+from bot.store import GuildSettings, MemoryStore, SQLiteStore, Store, StoreConflict
+from bot.store.migrations import LATEST_VERSION
+from bot.store.sqlite import DatabaseInUse
+from tests.conftest import fresh_database
 
 CHANNEL = 1001
 OTHER_CHANNEL = 1002
 GUILD = 77
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "memory", "postgres"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    backend: Store = SQLiteStore(tmp_path / "t.db") if request.param == "sqlite" else MemoryStore()
-    async with backend:
-        yield backend
+    if request.param == "postgres":
+        from bot.store.postgres import PostgresStore
+
+        async with fresh_database(request.getfixturevalue("postgres_server")) as url:
+            async with PostgresStore(url) as backend:
+                yield backend
+        return
+    memory_or_file: Store = (
+        SQLiteStore(tmp_path / "t.db") if request.param == "sqlite" else MemoryStore()
+    )
+    async with memory_or_file:
+        yield memory_or_file
 
 
 def goblin(combatant_id: int = 1, grit: int = 30) -> Combatant:
@@ -172,9 +185,9 @@ async def test_a_read_only_block_writes_nothing(store: Store) -> None:
     committed: list[object] = []
     original = store._commit
 
-    async def spy(changes):  # records commits, then performs them
+    async def spy(changes, **kwargs):  # records commits, then performs them
         committed.append(changes)
-        await original(changes)
+        await original(changes, **kwargs)
 
     store._commit = spy  # type: ignore[method-assign]
     async with store.channel(CHANNEL) as state:
@@ -223,10 +236,10 @@ async def test_migrations_run_once_and_are_recorded(tmp_path: Path) -> None:
     """Opening the database twice applied the migrations twice, or did not record them."""
     path = tmp_path / "t.db"
     async with SQLiteStore(path) as store:
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == LATEST_VERSION
     async with SQLiteStore(path) as store:
         rows = await store._fetchall("SELECT version FROM schema_version")
-        assert [r[0] for r in rows] == [1]
+        assert [r[0] for r in rows] == list(range(1, LATEST_VERSION + 1))
         journal = await store._fetchone("PRAGMA journal_mode")
         assert journal[0] == "wal"
         foreign_keys = await store._fetchone("PRAGMA foreign_keys")
@@ -353,9 +366,10 @@ async def test_the_encounter_cache_follows_every_commit_and_rollback(tmp_path: P
             async with store.channel(CHANNEL) as state:
                 state.require_encounter().round = 9
                 raise RuntimeError("fails before the commit")
-        cached = store._committed[CHANNEL]
+        cached, version = store._committed[CHANNEL]
     async with SQLiteStore(path) as reopened:
-        assert (await reopened._load(CHANNEL)).encounter_json == cached
+        loaded = await reopened._load(CHANNEL)
+        assert (loaded.encounter_json, loaded.version) == (cached, version) == (cached, 2)
         assert Encounter.model_validate_json(cached).round == 3
 
 
@@ -364,7 +378,7 @@ async def test_a_failure_half_way_through_a_commit_writes_nothing(tmp_path: Path
     async with SQLiteStore(tmp_path / "t.db") as store:
         await start_encounter(store)
         with pytest.raises(sqlite3.IntegrityError):
-            await store._write(
+            await store._write(  # a first statement that applies, then one that fails
                 [
                     ("UPDATE encounters SET guild_id = 999 WHERE channel_id = ?", (CHANNEL,)),
                     (
@@ -378,3 +392,175 @@ async def test_a_failure_half_way_through_a_commit_writes_nothing(tmp_path: Path
         )
         assert rows[0][0] == GUILD
         assert await store._fetchall("SELECT * FROM encounter_log") == []
+
+
+# Several writers, one database (issue 21): the contract a multi-process backend honours.
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def two_stores(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[Store, Store]]:
+    """Two store instances on one database, as two bot processes would have."""
+    if request.param == "postgres":
+        from bot.store.postgres import PostgresStore
+
+        async with fresh_database(request.getfixturevalue("postgres_server")) as url:
+            async with PostgresStore(url) as first, PostgresStore(url) as second:
+                yield first, second
+        return
+    # SQLite refuses a second process (its file lock); without the lock, as a process that
+    # bypassed it would be, the version check must still turn a lost update into an error.
+    path = tmp_path / "t.db"
+    async with SQLiteStore(path) as first, SQLiteStore(path, lock_file=False) as second:
+        yield first, second
+
+
+async def test_two_stores_on_one_database_never_lose_an_update_silently(
+    two_stores: tuple[Store, Store],
+) -> None:
+    """Concurrent blocks from two store instances on one channel lost an update without an error."""
+    first, second = two_stores
+    async with first.channel(CHANNEL) as state:
+        encounter = Encounter(channel_id=CHANNEL, guild_id=GUILD, gm_id=5)
+        encounter.combatants.append(goblin(grit=0))
+        state.encounter = encounter
+
+    async def increment(store: Store) -> bool:
+        try:
+            async with store.channel(CHANNEL) as state:
+                combatant = state.require_encounter().combatants[0]
+                grit = combatant.grit
+                await asyncio.sleep(0)  # let the other store's blocks interleave here
+                combatant.grit = grit + 1
+        except StoreConflict:
+            return False
+        return True
+
+    results = await asyncio.gather(*(increment(s) for _ in range(100) for s in (first, second)))
+    for store in (first, second):
+        if isinstance(store, SQLiteStore):
+            store._committed.clear()  # its cache assumes one writer: read the file itself
+        async with store.channel(CHANNEL) as state:
+            # Exact: every block that did not raise is counted, and no other.
+            assert state.require_encounter().combatants[0].grit == sum(results)
+
+
+async def test_postgres_blocks_of_two_processes_on_one_channel_all_land(postgres_url: str) -> None:
+    """With the channel's lock in PostgreSQL, 2 × 150 concurrent blocks lost or refused one."""
+    from bot.store.postgres import PostgresStore
+
+    async with PostgresStore(postgres_url) as first, PostgresStore(postgres_url) as second:
+        await start_encounter(first)
+        async with first.channel(CHANNEL) as state:
+            state.require_encounter().combatants.append(goblin(grit=0))
+
+        async def increment(store: Store) -> None:
+            async with store.channel(CHANNEL) as state:
+                combatant = state.require_encounter().combatants[0]
+                grit = combatant.grit
+                await asyncio.sleep(0)
+                combatant.grit = grit + 1
+
+        await asyncio.gather(*(increment(s) for _ in range(150) for s in (first, second)))
+        async with second.channel(CHANNEL) as state:
+            assert state.require_encounter().combatants[0].grit == 300
+
+
+async def test_a_stale_write_is_an_error_not_a_silent_undo(tmp_path: Path) -> None:
+    """A write based on an encounter another writer had changed since was stored silently."""
+    path = tmp_path / "t.db"
+    async with SQLiteStore(path) as first, SQLiteStore(path, lock_file=False) as second:
+        await start_encounter(first)
+        async with second.channel(CHANNEL) as state:  # second caches round 1
+            state.require_encounter()
+        async with first.channel(CHANNEL) as state:
+            state.require_encounter().round = 2
+        with pytest.raises(StoreConflict, match="nothing was saved"):
+            async with second.channel(CHANNEL) as state:
+                state.require_encounter().round = 9  # from a stale round 1
+        async with second.channel(CHANNEL) as state:  # read afresh after the conflict
+            assert state.require_encounter().round == 2
+
+
+async def test_a_second_process_cannot_open_the_sqlite_file(tmp_path: Path) -> None:
+    """Two stores opened one SQLite file, where two processes silently lost updates."""
+    path = tmp_path / "t.db"
+    async with SQLiteStore(path):
+        with pytest.raises(DatabaseInUse, match=str(path)):
+            await SQLiteStore(path).open()
+    async with SQLiteStore(path) as reopened:  # the lock goes with the store that held it
+        assert await reopened.schema_version() == LATEST_VERSION
+
+
+async def test_scans_keep_to_the_guilds_a_process_owns(store: Store) -> None:
+    """A scan for one process's guilds listed a channel of another guild."""
+    for channel_id, guild_id in ((CHANNEL, GUILD), (OTHER_CHANNEL, GUILD + 1)):
+        async with store.channel(channel_id) as state:
+            encounter = Encounter(channel_id=channel_id, guild_id=guild_id, gm_id=5)
+            encounter.pending_attacks.append(
+                PendingAttack(
+                    id=str(channel_id),
+                    attacker_id=1,
+                    defender_id=2,
+                    spec={},
+                    roll={},
+                    created_at=0.0,
+                    due_at=60.0,
+                )
+            )
+            state.encounter = encounter
+    assert await store.pending_attack_channels() == [CHANNEL, OTHER_CHANNEL]
+    assert await store.pending_attack_channels(guild_ids={GUILD + 1}) == [OTHER_CHANNEL]
+    assert await store.pending_attack_channels(guild_ids=set()) == []
+    assert await store.encounter_channels(guild_ids=[GUILD]) == [CHANNEL]
+    assert await store.recent_encounter_channels(0, guild_ids={GUILD}) == [CHANNEL]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("ärger", "Ärger"), ("Mira", "MIRA"), ("Ｍｉｒａ", "mira"), ("Strauß", "STRAUSS")],
+)
+async def test_character_names_clash_by_one_rule_on_every_backend(
+    store: Store, first: str, second: str
+) -> None:
+    """Two names one backend treats as the same were two characters on another."""
+    mira = await store.save_character(Character(guild_id=GUILD, owner_id=1, name=first))
+    with pytest.raises(BadInput, match="already have a character"):
+        await store.save_character(Character(guild_id=GUILD, owner_id=1, name=second))
+    assert (await store.get_character(GUILD, 1, second)).id == mira.id
+    other = await store.save_character(Character(guild_id=GUILD, owner_id=1, name="Other"))
+    with pytest.raises(BadInput):  # renaming into the clash is refused too
+        await store.save_character(other.model_copy(update={"name": second}))
+    assert await store.delete_character(GUILD, 1, second)
+
+
+async def damage_settings(store: Store) -> None:
+    """Write an unreadable settings row for GUILD, behind the store's back."""
+    text = '{"guild_id": 77, "defense_timeout": "soon'
+    if isinstance(store, SQLiteStore):
+        await store._transaction(
+            [("INSERT INTO guild_settings (guild_id, data) VALUES (?, ?)", (GUILD, text))]
+        )
+    elif isinstance(store, MemoryStore):
+        store._settings[GUILD] = text
+    else:
+        await store.pool.execute(  # type: ignore[attr-defined]
+            "INSERT INTO guild_settings (guild_id, data) VALUES ($1, $2)", GUILD, text
+        )
+
+
+async def test_damaged_settings_give_the_defaults_logged_once_until_overwritten(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A damaged settings row raised, was logged more than once, or could not be overwritten."""
+    await damage_settings(store)
+    with caplog.at_level(logging.WARNING, logger="bot.store.base"):
+        assert await store.get_settings(GUILD) == GuildSettings(guild_id=GUILD)
+        assert await store.get_settings(GUILD) == GuildSettings(guild_id=GUILD)
+    assert [r.getMessage() for r in caplog.records].count(
+        f"the stored settings of guild {GUILD} are damaged; using the defaults until "
+        "/settings saves new ones"
+    ) == 1
+    await store.save_settings(GuildSettings(guild_id=GUILD, defense_timeout=30))
+    assert (await store.get_settings(GUILD)).defense_timeout == 30

@@ -1,0 +1,489 @@
+"""The PostgreSQL store: several bot processes on one database (asyncpg, the `postgres` extra).
+
+A channel block is one transaction that takes the channel's lock in the database
+(`pg_advisory_xact_lock(channel_id)`) before it reads, so blocks of every process on one
+channel queue behind each other and the lock goes with the transaction, however it ends.
+Each encounter row carries a version checked on write, so a write that was overtaken
+raises instead of undoing the other one. Server settings are cached per process and a
+change is announced to the others (LISTEN/NOTIFY). Shard leases live here too: which
+process serves which of the bot's gateway shards, until when (bot/shards.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import BadInput, StoreError
+from bot.rules.models import Character, LogEntry
+from bot.store.base import (
+    ChannelChanges,
+    GuildFilter,
+    GuildSettings,
+    LoadedChannel,
+    Store,
+    StoreConflict,
+    character_key,
+)
+
+try:
+    import asyncpg
+except ImportError:  # the optional `postgres` extra
+    asyncpg = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
+
+POOL_SIZE = 20
+MIGRATION_LOCK = 0x7461626C  # "tabl": far below any channel id, which are snowflakes
+SETTINGS_CHANNEL = "tablehand_settings"
+NOW = "extract(epoch from clock_timestamp())"  # the database's clock: one for every process
+
+MIGRATIONS: list[tuple[int, str, list[str]]] = [
+    (
+        1,
+        "encounters with versions, their action log, characters, server settings, shard leases",
+        [
+            """
+            CREATE TABLE encounters (
+                channel_id    BIGINT PRIMARY KEY,
+                guild_id      BIGINT,
+                data          TEXT NOT NULL,
+                updated_at    DOUBLE PRECISION NOT NULL,
+                version       BIGINT NOT NULL,
+                pending       BOOLEAN NOT NULL DEFAULT FALSE,
+                character_ids BIGINT[] NOT NULL DEFAULT '{}'
+            )
+            """,
+            "CREATE INDEX encounters_by_guild ON encounters(guild_id)",
+            "CREATE INDEX encounters_by_update ON encounters(updated_at)",
+            "CREATE INDEX encounters_pending ON encounters(channel_id) WHERE pending",
+            "CREATE INDEX encounters_by_character ON encounters USING GIN (character_ids)",
+            """
+            CREATE TABLE encounter_log (
+                id         BIGSERIAL PRIMARY KEY,
+                channel_id BIGINT NOT NULL REFERENCES encounters(channel_id) ON DELETE CASCADE,
+                round      INTEGER NOT NULL,
+                text       TEXT NOT NULL
+            )
+            """,
+            "CREATE INDEX encounter_log_by_round ON encounter_log(channel_id, round, id)",
+            """
+            CREATE TABLE characters (
+                id       BIGSERIAL PRIMARY KEY,
+                guild_id BIGINT NOT NULL,
+                owner_id BIGINT NOT NULL,
+                name     TEXT NOT NULL,
+                name_key TEXT NOT NULL,
+                data     TEXT NOT NULL,
+                UNIQUE (guild_id, owner_id, name_key)
+            )
+            """,
+            """
+            CREATE TABLE active_characters (
+                guild_id     BIGINT NOT NULL,
+                owner_id     BIGINT NOT NULL,
+                character_id BIGINT NOT NULL REFERENCES characters(id) ON DELETE CASCADE,
+                PRIMARY KEY (guild_id, owner_id)
+            )
+            """,
+            "CREATE TABLE guild_settings (guild_id BIGINT PRIMARY KEY, data TEXT NOT NULL)",
+            """
+            CREATE TABLE shard_leases (
+                shard_id     INTEGER PRIMARY KEY,
+                owner        TEXT NOT NULL,
+                expires_at   DOUBLE PRECISION NOT NULL,
+                heartbeat_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ],
+    ),
+]
+LATEST_VERSION = MIGRATIONS[-1][0]
+
+
+@dataclass(frozen=True)
+class ShardLease:
+    """Who serves a shard, until when (epoch seconds on the database's clock)."""
+
+    shard_id: int
+    owner: str
+    expires_at: float
+    heartbeat_at: float
+
+
+class PostgresStore(Store):
+    """Encounters, characters, settings and shard leases in PostgreSQL."""
+
+    multi_process = True
+
+    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+        super().__init__()
+        if asyncpg is None:
+            raise StoreError(
+                "TABLEHAND_DATABASE_URL names PostgreSQL, but asyncpg is not installed: "
+                "pip install 'tablehand[postgres]'."
+            )
+        self.url = url
+        self.pool_size = pool_size
+        self._pool: Any = None
+        self._listener: Any = None
+
+    @property
+    def pool(self) -> Any:
+        if self._pool is None:
+            raise RuntimeError("the store is not open")
+        return self._pool
+
+    async def open(self) -> None:
+        try:
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.pool_size, command_timeout=60
+            )
+        except (OSError, asyncpg.PostgresError) as error:
+            raise StoreError(
+                f"Cannot connect to the PostgreSQL database in TABLEHAND_DATABASE_URL: {error}"
+            ) from None
+        try:
+            await self._migrate()
+            self._listener = await asyncpg.connect(self.url)
+            await self._listener.add_listener(SETTINGS_CHANNEL, self._settings_changed)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            with contextlib.suppress(Exception):
+                await listener.close()
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    def _settings_changed(self, connection: object, pid: int, channel: str, payload: str) -> None:
+        """Another process (or this one) saved a server's settings: read them anew."""
+        with contextlib.suppress(ValueError):
+            self._settings_cache.pop(int(payload), None)
+
+    async def schema_version(self) -> int:
+        """Return the version recorded in the database (0 for a new one)."""
+        async with self.pool.acquire() as conn:
+            return await _schema_version(conn)
+
+    async def _migrate(self) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            # Processes starting together queue here; each reads the version only once
+            # it holds the lock, so no step runs twice.
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            current = await _schema_version(conn)
+            if current > LATEST_VERSION:
+                raise StoreError(
+                    f"The PostgreSQL database has schema version {current}, newer than this "
+                    f"Tablehand knows ({LATEST_VERSION}). Upgrade Tablehand."
+                )
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
+                " description TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
+            )
+            for version, description, statements in MIGRATIONS:
+                if version <= current:
+                    continue
+                for statement in statements:
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_version VALUES ($1, $2, $3)",
+                    version,
+                    description,
+                    time.time(),
+                )
+                log.info("migrated PostgreSQL to schema version %d: %s", version, description)
+
+    # Channels
+    @asynccontextmanager
+    async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", channel_id)
+            yield conn
+
+    async def _load(
+        self, channel_id: int, *, locked: bool = True, transaction: object = None
+    ) -> LoadedChannel:
+        sql = "SELECT data, version FROM encounters WHERE channel_id = $1"
+        if transaction is not None:
+            row = await transaction.fetchrow(sql, channel_id)  # type: ignore[attr-defined]
+        else:
+            row = await self.pool.fetchrow(sql, channel_id)
+        if row is None:
+            return LoadedChannel(encounter_json=None)
+        return LoadedChannel(encounter_json=row[0], version=row[1])
+
+    async def _commit(self, changes: ChannelChanges, *, transaction: object = None) -> None:
+        if transaction is None:
+            async with self.pool.acquire() as conn, conn.transaction():
+                await self._write(conn, changes)
+        else:
+            await self._write(transaction, changes)
+
+    async def _write(self, conn: Any, changes: ChannelChanges) -> None:
+        if changes.write_encounter:
+            status = await conn.execute(*_encounter_write(changes))
+            if not status.endswith(" 1"):  # "UPDATE 1", "INSERT 0 1", "DELETE 1"
+                raise StoreConflict()
+        if changes.log:
+            await conn.executemany(
+                "INSERT INTO encounter_log (channel_id, round, text) VALUES ($1, $2, $3)",
+                [(changes.channel_id, e.round, e.text) for e in changes.log],
+            )
+        if changes.character_grit:
+            await conn.executemany(
+                "UPDATE characters SET data = (data::jsonb || jsonb_build_object("
+                "'grit', $1::int, 'max_grit', $2::int, 'injuries', $3::int))::text WHERE id = $4",
+                [(w.grit, w.max_grit, w.injuries, w.character_id) for w in changes.character_grit],
+            )
+
+    async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
+        rows = await self.pool.fetch(
+            "SELECT round, text FROM encounter_log WHERE channel_id = $1 AND round = $2"
+            " ORDER BY id",
+            channel_id,
+            round,
+        )
+        return [LogEntry(round=r[0], text=r[1]) for r in rows]
+
+    async def encounter_channels(self, guild_ids: GuildFilter = None) -> list[int]:
+        rows = await self.pool.fetch(
+            "SELECT channel_id FROM encounters WHERE ($1::bigint[] IS NULL"
+            " OR guild_id = ANY($1)) ORDER BY channel_id",
+            _guild_list(guild_ids),
+        )
+        return [r[0] for r in rows]
+
+    async def pending_attack_channels(self, guild_ids: GuildFilter = None) -> list[int]:
+        rows = await self.pool.fetch(
+            "SELECT channel_id FROM encounters WHERE pending AND ($1::bigint[] IS NULL"
+            " OR guild_id = ANY($1)) ORDER BY channel_id",
+            _guild_list(guild_ids),
+        )
+        return [r[0] for r in rows]
+
+    async def character_fight(self, character_id: int) -> int | None:
+        return await self.pool.fetchval(
+            "SELECT channel_id FROM encounters WHERE $1 = ANY(character_ids)"
+            " ORDER BY channel_id LIMIT 1",
+            character_id,
+        )
+
+    async def recent_encounter_channels(
+        self, since: float, guild_ids: GuildFilter = None
+    ) -> list[int]:
+        rows = await self.pool.fetch(
+            "SELECT channel_id FROM encounters WHERE updated_at >= $1 AND ($2::bigint[] IS NULL"
+            " OR guild_id = ANY($2)) ORDER BY updated_at DESC",
+            since,
+            _guild_list(guild_ids),
+        )
+        return [r[0] for r in rows]
+
+    # Characters
+    @staticmethod
+    def _character(row: Any) -> Character:
+        try:
+            return Character.model_validate_json(row[1]).model_copy(update={"id": row[0]})
+        except ValueError:
+            raise StoreError(
+                "A stored character sheet is damaged and cannot be read; ask the bot's host."
+            ) from None
+
+    async def save_character(self, character: Character) -> Character:
+        data = character.model_dump_json(exclude={"id"})
+        key = character_key(character.name)
+        try:
+            if character.id is None:
+                new_id = await self.pool.fetchval(
+                    "INSERT INTO characters (guild_id, owner_id, name, name_key, data)"
+                    " VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                    character.guild_id,
+                    character.owner_id,
+                    character.name,
+                    key,
+                    data,
+                )
+                return character.model_copy(update={"id": new_id})
+            await self.pool.execute(
+                "UPDATE characters SET name = $1, name_key = $2, data = $3 WHERE id = $4",
+                character.name,
+                key,
+                data,
+                character.id,
+            )
+        except asyncpg.UniqueViolationError:
+            raise BadInput(f"You already have a character named {character.name}.") from None
+        return character
+
+    async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
+        row = await self.pool.fetchrow(
+            "SELECT id, data FROM characters WHERE guild_id = $1 AND owner_id = $2"
+            " AND name_key = $3",
+            guild_id,
+            owner_id,
+            character_key(name),
+        )
+        return None if row is None else self._character(row)
+
+    async def character_by_id(self, character_id: int) -> Character | None:
+        row = await self.pool.fetchrow(
+            "SELECT id, data FROM characters WHERE id = $1", character_id
+        )
+        return None if row is None else self._character(row)
+
+    async def list_characters(self, guild_id: int, owner_id: int) -> list[Character]:
+        rows = await self.pool.fetch(
+            "SELECT id, data FROM characters WHERE guild_id = $1 AND owner_id = $2"
+            " ORDER BY name_key",
+            guild_id,
+            owner_id,
+        )
+        return [self._character(row) for row in rows]
+
+    async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool:
+        status = await self.pool.execute(
+            "DELETE FROM characters WHERE guild_id = $1 AND owner_id = $2 AND name_key = $3",
+            guild_id,
+            owner_id,
+            character_key(name),
+        )
+        return status != "DELETE 0"
+
+    async def set_active_character(self, guild_id: int, owner_id: int, character_id: int) -> None:
+        await self.pool.execute(
+            "INSERT INTO active_characters (guild_id, owner_id, character_id)"
+            " VALUES ($1, $2, $3) ON CONFLICT (guild_id, owner_id)"
+            " DO UPDATE SET character_id = excluded.character_id",
+            guild_id,
+            owner_id,
+            character_id,
+        )
+
+    async def active_character(self, guild_id: int, owner_id: int) -> Character | None:
+        row = await self.pool.fetchrow(
+            "SELECT c.id, c.data FROM active_characters a JOIN characters c"
+            " ON c.id = a.character_id WHERE a.guild_id = $1 AND a.owner_id = $2",
+            guild_id,
+            owner_id,
+        )
+        return None if row is None else self._character(row)
+
+    # Settings
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        data = await self.pool.fetchval(
+            "SELECT data FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        return self._stored_settings(guild_id, data)
+
+    async def save_settings(self, settings: GuildSettings) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, data) VALUES ($1, $2)"
+                " ON CONFLICT (guild_id) DO UPDATE SET data = excluded.data",
+                settings.guild_id,
+                settings.model_dump_json(),
+            )
+            # Delivered on commit, to every process listening (this one too).
+            await conn.execute("SELECT pg_notify($1, $2)", SETTINGS_CHANNEL, str(settings.guild_id))
+
+    # Shard leases
+    async def claim_shards(self, owner: str, shard_ids: list[int], ttl: float) -> list[int]:
+        """Take these shards where free, lapsed or already ours; return the ones now held."""
+        rows = await self.pool.fetch(
+            "INSERT INTO shard_leases (shard_id, owner, expires_at, heartbeat_at)"
+            f" SELECT s, $1, {NOW} + $3, {NOW} FROM unnest($2::int[]) AS s"
+            " ON CONFLICT (shard_id) DO UPDATE SET owner = excluded.owner,"
+            " expires_at = excluded.expires_at, heartbeat_at = excluded.heartbeat_at"
+            " WHERE shard_leases.owner = excluded.owner"
+            " OR shard_leases.expires_at < excluded.heartbeat_at"
+            " RETURNING shard_id",
+            owner,
+            shard_ids,
+            ttl,
+        )
+        return sorted(r[0] for r in rows)
+
+    async def renew_shards(self, owner: str, ttl: float) -> list[int]:
+        """Extend this owner's unexpired leases; return the shards still held."""
+        rows = await self.pool.fetch(
+            f"UPDATE shard_leases SET expires_at = {NOW} + $2, heartbeat_at = {NOW}"
+            f" WHERE owner = $1 AND expires_at >= {NOW} RETURNING shard_id",
+            owner,
+            ttl,
+        )
+        return sorted(r[0] for r in rows)
+
+    async def lapsed_shards(self) -> list[int]:
+        """Return the shards whose holder stopped renewing (a process died)."""
+        rows = await self.pool.fetch(
+            f"SELECT shard_id FROM shard_leases WHERE expires_at < {NOW} ORDER BY shard_id"
+        )
+        return [r[0] for r in rows]
+
+    async def release_shards(self, owner: str, shard_ids: list[int] | None = None) -> None:
+        """Give up this owner's leases (all, or these), so another process takes them at once."""
+        await self.pool.execute(
+            "DELETE FROM shard_leases WHERE owner = $1 AND ($2::int[] IS NULL"
+            " OR shard_id = ANY($2))",
+            owner,
+            shard_ids,
+        )
+
+    async def shard_leases(self) -> list[ShardLease]:
+        """Return every lease, for the logs and the tests."""
+        rows = await self.pool.fetch(
+            "SELECT shard_id, owner, expires_at, heartbeat_at FROM shard_leases ORDER BY shard_id"
+        )
+        return [ShardLease(*row) for row in rows]
+
+
+def _guild_list(guild_ids: GuildFilter) -> list[int] | None:
+    return None if guild_ids is None else list(guild_ids)
+
+
+def _encounter_write(changes: ChannelChanges) -> tuple[Any, ...]:
+    """Return the statement that writes the encounter, only if it is still at its version."""
+    if changes.encounter_json is None:
+        return (
+            "DELETE FROM encounters WHERE channel_id = $1 AND version = $2",
+            changes.channel_id,
+            changes.version,
+        )
+    values = (
+        changes.channel_id,
+        changes.guild_id,
+        changes.encounter_json,
+        time.time(),
+        changes.pending_attacks,
+        changes.character_ids,
+    )
+    if changes.version == 0:
+        return (
+            "INSERT INTO encounters (channel_id, guild_id, data, updated_at, pending,"
+            " character_ids, version) VALUES ($1, $2, $3, $4, $5, $6, 1)"
+            " ON CONFLICT (channel_id) DO NOTHING",
+            *values,
+        )
+    return (
+        "UPDATE encounters SET guild_id = $2, data = $3, updated_at = $4, pending = $5,"
+        " character_ids = $6, version = version + 1 WHERE channel_id = $1 AND version = $7",
+        *values,
+        changes.version,
+    )
+
+
+async def _schema_version(conn: Any) -> int:
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))

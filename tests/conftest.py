@@ -1,0 +1,69 @@
+"""Fixtures every test directory shares: a real PostgreSQL server, a fresh database per test.
+
+The server is `TABLEHAND_TEST_POSTGRES` (an admin URL; `.ci/run` starts one and sets it),
+else a throwaway cluster this session starts itself from the machine's PostgreSQL
+(`tests/postgres.py`). Tests that need it are skipped, with the reason, only when
+neither works.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+
+import pytest
+
+from tests import postgres
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """Return an admin URL of a running PostgreSQL server, or skip saying why there is none."""
+    url = os.environ.get(postgres.URL_VARIABLE)
+    if url:
+        yield url
+        return
+    try:
+        import asyncpg  # noqa: F401 - the `postgres` extra
+    except ImportError:
+        pytest.skip("asyncpg is not installed (pip install -e '.[postgres]')")
+    try:
+        cluster = postgres.start()
+    except postgres.NoPostgres as error:
+        pytest.skip(f"no PostgreSQL server: {error}")
+    try:
+        yield cluster.url
+    finally:
+        postgres.stop(cluster.directory)
+
+
+@asynccontextmanager
+async def fresh_database(admin_url: str) -> AsyncIterator[str]:
+    """Create an empty database on the server for the block; drop it after."""
+    import asyncpg
+
+    name = f"tablehand_{os.getpid()}_{next(_databases)}"
+    admin = await asyncpg.connect(admin_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    try:
+        yield f"{admin_url.rpartition('/')[0]}/{name}"
+    finally:
+        admin = await asyncpg.connect(admin_url)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
+    """Return the URL of a new, empty database, dropped after the test."""
+    async with fresh_database(postgres_server) as url:
+        yield url
