@@ -1,4 +1,4 @@
-"""`tablehand` / `python -m bot`: run the bot, or the terminal sandbox when no token is set."""
+"""`tablehand` / `python -m bot`: run the bot, sync its commands, or the terminal sandbox."""
 
 from __future__ import annotations
 
@@ -8,40 +8,94 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.config import DISCORD_API_BASE, Settings, SettingsError
 from bot.errors import TablehandError
 
+if TYPE_CHECKING:
+    from bot.app import Tablehand
+
 log = logging.getLogger("tablehand")
 
 
 def configure_logging(settings: Settings) -> None:
     """Log to stderr at the configured level (discord.py never logs the token)."""
-    logging.basicConfig(
-        level=settings.log_level_number,
-        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
-        stream=sys.stderr,
+    if not (settings.sharded or settings.postgres):
+        logging.basicConfig(
+            level=settings.log_level_number,
+            format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+            stream=sys.stderr,
+        )
+        return
+    from bot.shards import ShardFilter
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(ShardFilter())
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)-8s [shard %(shard)s] %(name)s: %(message)s")
     )
+    logging.basicConfig(level=settings.log_level_number, handlers=[handler])
+
+
+def make_bot(settings: Settings) -> Tablehand:
+    """Return the bot these settings ask for: sharded (and leased, on PostgreSQL) or plain."""
+    from bot.app import Tablehand
+
+    if settings.sharded or settings.postgres:
+        # On PostgreSQL even one shard is leased: two processes of a rolling restart must
+        # not both answer the same interactions.
+        from bot.shards import ShardedTablehand
+
+        return ShardedTablehand(settings, freeze_heap=True)
+    return Tablehand(settings, freeze_heap=True)
+
+
+def _token(settings: Settings) -> str:
+    if settings.discord_token is None:
+        raise SettingsError("DISCORD_TOKEN is not set; `tablehand sandbox` runs without one.")
+    if settings.api_base != DISCORD_API_BASE:
+        from bot.app import point_discord_at
+
+        point_discord_at(settings.api_base, settings.gateway_url)
+    return settings.discord_token.get_secret_value()
+
+
+async def sync(settings: Settings) -> str:
+    """Register the command tree with Discord once (after an upgrade); return what was done."""
+    from bot.app import Tablehand
+    from bot.store import MemoryStore
+
+    token = _token(settings)
+    # No gateway and no database: the cogs are loaded into the tree, and the tree is sent.
+    bot = Tablehand(settings, store=MemoryStore())
+    async with bot:
+        try:
+            await bot.login(token)
+        except discord.LoginFailure:
+            raise SettingsError("Discord refused DISCORD_TOKEN; check the bot's token.") from None
+        synced = await bot.sync_commands()
+    where = (
+        f"to server(s) {', '.join(map(str, settings.guild_ids))}"
+        if settings.guild_ids
+        else "globally"
+    )
+    return f"synced {len(synced)} commands {where}"
 
 
 async def serve(settings: Settings) -> None:
     """Connect to Discord (or the configured loopback) and run until stopped."""
-    from bot.app import Tablehand, point_discord_at
-
-    if settings.discord_token is None:
-        raise SettingsError("DISCORD_TOKEN is not set; `tablehand sandbox` runs without one.")
-    if settings.api_base != DISCORD_API_BASE:
-        point_discord_at(settings.api_base, settings.gateway_url)
-    bot = Tablehand(settings, freeze_heap=True)
+    token = _token(settings)
+    bot = make_bot(settings)
     # A process manager stops services with SIGTERM: close the bot as cleanly as on Ctrl-C.
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     async with bot:
         try:
-            await bot.start(settings.discord_token.get_secret_value())
+            await bot.start(token)
         except discord.LoginFailure:
             raise SettingsError("Discord refused DISCORD_TOKEN; check the bot's token.") from None
 
@@ -58,13 +112,29 @@ def run(settings: Settings) -> int:
     return 0
 
 
+def sync_commands(settings: Settings) -> int:
+    """Run `tablehand sync-commands`: one line saying what was synced, or why not."""
+    configure_logging(settings)
+    try:
+        done = asyncio.run(sync(settings))
+    except TablehandError as error:
+        print(f"tablehand: {error}", file=sys.stderr)
+        return 2
+    print(f"tablehand: {done}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="tablehand",
         description="Tablehand: initiative, Grit and attacks for live table play on Discord.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="{run,sandbox}")
+    sub = parser.add_subparsers(dest="command", metavar="{run,sync-commands,sandbox}")
     sub.add_parser("run", help="connect to Discord with DISCORD_TOKEN")
+    sub.add_parser(
+        "sync-commands",
+        help="register the slash commands with Discord (once per upgrade, before `run`)",
+    )
     sandbox = sub.add_parser(
         "sandbox", help="play in this terminal against a local loopback Discord"
     )
@@ -96,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
             user=getattr(args, "user", "gm"),
             channel=getattr(args, "channel", "table-1"),
         )
+    if command == "sync-commands":
+        return sync_commands(settings)
     return run(settings)
 
 

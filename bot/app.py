@@ -23,7 +23,7 @@ from bot.replies import report_error
 from bot.rules.specials import SpecialBook
 from bot.scheduler import Scheduler
 from bot.specials_hooks import SpecialHooks
-from bot.store import SQLiteStore, Store
+from bot.store import Store, open_store
 from bot.table import Moments
 from bot.tracker import RECONCILE_WINDOW, Trackers
 from bot.turns import render_tracker
@@ -80,6 +80,7 @@ class Tablehand(commands.Bot):
         catalogue: Catalogue | None = None,
         tracker_interval: float = 1.0,
         freeze_heap: bool = False,
+        sync_on_start: bool = False,
         **client_options: Any,
     ) -> None:
         options: dict[str, Any] = {
@@ -100,8 +101,11 @@ class Tablehand(commands.Bot):
         )
         self.settings = settings
         self.freeze_heap = freeze_heap  # for the one bot of a process (python -m bot), not tests
+        # Commands are synced by `tablehand sync-commands`, not on every start; the sandbox
+        # and in-process tests, whose Discord is new each time, sync as they start.
+        self.sync_on_start = sync_on_start
         self.rng = rng if rng is not None else random.Random()
-        self.store: Store = store if store is not None else SQLiteStore(settings.db_path)
+        self.store: Store = store if store is not None else open_store(settings.database)
         # The SRD catalogue, validated once: a malformed data file stops start-up here.
         self.catalogue = catalogue if catalogue is not None else load_catalogue()
         self.lookup = Lookup(self.catalogue)
@@ -133,7 +137,8 @@ class Tablehand(commands.Bot):
             # the process: out of the collector's sight, full collections stop walking it.
             gc.collect()
             gc.freeze()
-        await self.sync_commands()
+        if self.sync_on_start:
+            await self.sync_commands()
         await self.learn_command_ids()
 
     async def learn_command_ids(self) -> None:
@@ -170,6 +175,22 @@ class Tablehand(commands.Bot):
             self.help.learn(synced, guild_id)
         return synced
 
+    # A sharded bot (bot/shards.py) catches each shard up as it becomes ready instead.
+    catches_up_per_shard = False
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Return whether this process serves the guild (one unsharded process serves all)."""
+        return True
+
+    def owned_guild_ids(self) -> set[int] | None:
+        """Return the guilds this process serves; None: every guild."""
+        return None
+
+    async def catch_up(self, guild_ids: set[int] | None) -> None:
+        """Take up these guilds after a (re)connect: re-arm their timers, reconcile their trackers."""
+        self.dispatch("guilds_served", guild_ids)
+        await self.trackers.reconcile(time.time() - RECONCILE_WINDOW, guild_ids=guild_ids)
+
     async def on_ready(self) -> None:
         if self.ready_after is None:
             self.ready_after = time.monotonic() - self.started_at
@@ -179,6 +200,8 @@ class Tablehand(commands.Bot):
                 len(self.guilds),
                 self.ready_after,
             )
+            if self.catches_up_per_shard:
+                return
             # Encounters load lazily; only their trackers are brought up to date, slowly.
             self._reconcile = asyncio.create_task(
                 self.trackers.reconcile(time.time() - RECONCILE_WINDOW), name="tracker-reconcile"

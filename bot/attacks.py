@@ -465,7 +465,12 @@ async def resolve_by_default(bot: Tablehand, channel_id: int, attack_id: str) ->
 async def rearm_after_ready(bot: Tablehand) -> None:
     """Arm the timers of attacks stored before a restart; an overdue one resolves now."""
     await bot.wait_until_ready()
-    for channel_id in await bot.store.pending_attack_channels():
+    await rearm(bot, bot.owned_guild_ids())
+
+
+async def rearm(bot: Tablehand, guild_ids: set[int] | None) -> None:
+    """Arm the timers of these guilds' waiting attacks (None: every guild's), e.g. a shard's."""
+    for channel_id in await bot.store.pending_attack_channels(guild_ids=guild_ids):
         encounter = await bot.store.peek(channel_id)
         for pending in encounter.pending_attacks if encounter else []:
             arm(bot, channel_id, pending)

@@ -115,15 +115,15 @@ class Trackers:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await channel.task
 
-    async def reconcile(self, since: float) -> int:
+    async def reconcile(self, since: float, guild_ids: set[int] | None = None) -> int:
         """Bring the trackers of encounters changed since `since` back to the stored state.
 
         Run after a restart, in the background: a crash may have left a tracker behind its
         encounter, and someone may have unpinned it while the bot was away (an unpin it did
         not hear of), so its pin is checked too. Channels are paced so thousands of them
-        never burst the API.
+        never burst the API. `guild_ids`: only those guilds' (the ones this process serves).
         """
-        channels = await self.store.recent_encounter_channels(since)
+        channels = await self.store.recent_encounter_channels(since, guild_ids=guild_ids)
         for channel_id in channels:
             self.pins_changed(channel_id)
             self.touch(channel_id)

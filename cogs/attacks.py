@@ -63,6 +63,11 @@ class Attacks(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(attacks.DefenseButton, attacks.CounterButton)
 
+    @commands.Cog.listener()
+    async def on_guilds_served(self, guild_ids: set[int] | None) -> None:
+        """Arm the waiting defenses of guilds this process has just taken up (a shard's)."""
+        await attacks.rearm(self.bot, guild_ids)
+
     @app_commands.guild_only()
     @app_commands.command(name="attack", description="Attack a combatant; its defender chooses")
     @app_commands.autocomplete(target=combatant_choices, attacker=combatant_choices)

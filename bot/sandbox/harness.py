@@ -138,6 +138,36 @@ def bot_environment(
     return env
 
 
+async def sync_commands(
+    server: LoopbackDiscord,
+    *,
+    db_path: Path | str | None = None,
+    env: Mapping[str, str] | None = None,
+    log_path: Path | str = "bot-process.log",
+    cwd: Path | str | None = None,
+    timeout: float = 60.0,
+) -> None:
+    """Run `python -m bot sync-commands` against the server and wait for it to succeed."""
+    log_file = _append(Path(log_path))
+    try:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "sync-commands",
+            env=bot_environment(server, db_path=db_path, extra=env),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=log_file,
+            cwd=str(cwd or REPO_ROOT),
+        )
+    finally:
+        log_file.close()
+    code = await asyncio.wait_for(process.wait(), timeout)
+    if code != 0:
+        raise SandboxError(f"`python -m bot sync-commands` failed; its log: {log_path}")
+
+
 def _append(path: Path) -> BinaryIO:
     """Open the bot process's log for appending (its stdout and stderr go there)."""
     return path.open("ab")
@@ -169,6 +199,10 @@ class BotProcess:
         log_path = Path(
             log_path or (Path(db_path).with_suffix(".log") if db_path else "bot-process.log")
         )
+        if tuple(args) == ("-m", "bot", "run") and not server.commands:
+            # `run` no longer registers commands: a new Discord gets them the way a deploy
+            # does, from `tablehand sync-commands` (once per server, not per start).
+            await sync_commands(server, db_path=db_path, env=env, log_path=log_path, cwd=cwd)
         before = server.stats.identifies + server.stats.resumes
         log_file = _append(log_path)
         try:

@@ -653,7 +653,12 @@ def _reader(
 def _make_bot(settings: Settings, extensions: list[str]) -> discord.Client:
     from bot.app import Tablehand, cog_extensions
 
-    return Tablehand(settings, extensions=[*cog_extensions(), *extensions] if extensions else None)
+    # The sandbox's Discord is new on every start: the bot registers its commands there.
+    return Tablehand(
+        settings,
+        extensions=[*cog_extensions(), *extensions] if extensions else None,
+        sync_on_start=True,
+    )
 
 
 async def _main(

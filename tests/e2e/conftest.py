@@ -53,7 +53,12 @@ def tablehand_bot(
         guild_ids=[server.guild.id],
     )
     dice = rng if rng is not None else random.Random(seed)
-    return Tablehand(settings, rng=dice, extensions=[*cog_extensions(), PROBE])
+    return Tablehand(
+        settings,
+        rng=dice,
+        extensions=[*cog_extensions(), PROBE],
+        sync_on_start=True,  # each test's loopback Discord is new
+    )
 
 
 BOTS: dict[str, BotFactory] = {

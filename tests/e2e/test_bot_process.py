@@ -10,21 +10,29 @@ from bot.sandbox.harness import BotProcess
 from bot.sandbox.server import LoopbackDiscord
 
 
-async def test_python_m_bot_logs_in_syncs_and_stops_on_sigint(
+async def test_python_m_bot_logs_in_and_stops_on_sigint_and_sync_is_its_own_step(
     server: LoopbackDiscord, tmp_path: Path
 ) -> None:
-    """`python -m bot run` with the sandbox environment identifies, syncs, and exits 0 on Ctrl-C."""
-    proc = await BotProcess.start(server, db_path=tmp_path / "bot.db")
+    """`python -m bot run` failed to identify or exit 0 on Ctrl-C, or registered the commands
+    again on a restart (sync is `python -m bot sync-commands`, once)."""
+    guild_commands = "/applications/{application_id}/guilds/{guild_id}/commands"
+    proc = await BotProcess.start(server, db_path=tmp_path / "bot.db")  # syncs first: a new server
     try:
         assert server.stats.identifies == 1
-        assert (
-            server.count_calls("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
-            == 1
-        )
+        assert server.count_calls("PUT", guild_commands) == 1
         assert (tmp_path / "bot.db").exists()
     finally:
         code = await proc.stop()
     assert code == 0, proc.log_tail()
+    assert "tablehand: synced" in proc.log_path.read_text()
+    proc = await BotProcess.start(server, db_path=tmp_path / "bot.db")
+    try:
+        assert server.stats.identifies == 2
+        assert server.count_calls("PUT", guild_commands) == 1  # the restart did not sync
+        reply = await SandboxTable(server).user("gm").run("/init start")
+        assert not reply.ephemeral, reply.text
+    finally:
+        assert await proc.stop() == 0, proc.log_tail()
 
 
 async def test_a_killed_bot_process_is_replaced_and_answers(

@@ -75,3 +75,40 @@ def test_a_bad_setting_stops_the_program_with_one_line_and_no_traceback(tmp_path
     assert "TABLEHAND_GUILD_IDS" in done.stderr
     assert "Traceback" not in done.stderr
     assert "secret-xyz" not in done.stderr + done.stdout
+
+
+def test_database_and_shard_settings_are_read_and_the_url_never_shown() -> None:
+    """TABLEHAND_DATABASE_URL or the shard settings were misread, or the URL's password shown."""
+    settings = Settings.from_env(
+        None,
+        environ={
+            "TABLEHAND_DATABASE_URL": "postgresql://bot:hunter2@127.0.0.1/tablehand",
+            "TABLEHAND_SHARD_COUNT": "4",
+            "TABLEHAND_SHARD_IDS": "0-1,3",
+        },
+    )
+    assert settings.postgres and settings.sharded
+    assert settings.database == "postgresql://bot:hunter2@127.0.0.1/tablehand"
+    assert (settings.shard_count, settings.shard_ids) == (4, [0, 1, 3])
+    assert "hunter2" not in repr(settings) and "hunter2" not in str(settings)
+    plain = Settings.from_env(None, environ={"TABLEHAND_DB": "here.db"})
+    assert (plain.database, plain.postgres, plain.sharded) == ("here.db", False, False)
+
+
+@pytest.mark.parametrize(
+    ("environ", "named"),
+    [
+        ({"TABLEHAND_SHARD_IDS": "1"}, "TABLEHAND_SHARD_COUNT"),
+        ({"TABLEHAND_SHARD_COUNT": "2", "TABLEHAND_SHARD_IDS": "2"}, "TABLEHAND_SHARD_IDS"),
+        ({"TABLEHAND_SHARD_COUNT": "0"}, "TABLEHAND_SHARD_COUNT"),
+        ({"TABLEHAND_SHARD_COUNT": "2", "TABLEHAND_SHARD_IDS": "a"}, "TABLEHAND_SHARD_IDS"),
+        ({"TABLEHAND_DATABASE_URL": "mysql://db/x"}, "TABLEHAND_DATABASE_URL"),
+    ],
+)
+def test_contradicting_shard_settings_stop_start_up_in_one_line(
+    environ: dict[str, str], named: str
+) -> None:
+    """Shard settings that cannot work together were accepted, or the error did not name them."""
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env(None, environ=environ)
+    assert named in str(caught.value) and "\n" not in str(caught.value)
