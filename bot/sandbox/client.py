@@ -224,7 +224,11 @@ class SandboxUser:
         values: dict[str, Any] = dict(parsed.options) | options
         ch = self._channel(channel)
         data = build_command_data(
-            spec, values, guild=self.table.server.guild, invoker=self.member, positional=positional
+            spec,
+            values,
+            guild=self.table.server.guild_of(ch),
+            invoker=self.member,
+            positional=positional,
         )
         record = self.table.server.dispatch_interaction(
             member=self.member,
@@ -245,7 +249,11 @@ class SandboxUser:
     ) -> InteractionResult:
         ch = self._channel(channel)
         data = build_command_data(
-            spec, values, guild=self.table.server.guild, invoker=self.member, positional=positional
+            spec,
+            values,
+            guild=self.table.server.guild_of(ch),
+            invoker=self.member,
+            positional=positional,
         )
         record = self.table.server.dispatch_interaction(
             member=self.member,
@@ -273,12 +281,17 @@ class SandboxUser:
         if rest:
             raise UsageError(f"no command /{command.strip().lstrip('/')}")
         values = dict(options or {}) | {option: typed}
+        ch = self._channel(channel)
         data = build_command_data(
-            spec, values, guild=self.table.server.guild, invoker=self.member, focused=option.lower()
+            spec,
+            values,
+            guild=self.table.server.guild_of(ch),
+            invoker=self.member,
+            focused=option.lower(),
         )
         record = self.table.server.dispatch_interaction(
             member=self.member,
-            channel=self._channel(channel),
+            channel=ch,
             type=AUTOCOMPLETE,
             data=data,
             label=f"/{spec.name} {option}:{typed}…",

@@ -128,7 +128,7 @@ def bot_environment(
             "DISCORD_TOKEN": token,
             "DISCORD_API_BASE": server.api_base,
             "DISCORD_GATEWAY_URL": server.gateway_url,
-            "TABLEHAND_GUILD_IDS": str(server.guild.id),
+            "TABLEHAND_GUILD_IDS": ",".join(str(g) for g in server.guilds),
             "PYTHONUNBUFFERED": "1",
         }
     )

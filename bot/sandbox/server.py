@@ -54,7 +54,7 @@ from bot.sandbox.records import (
     RestCall,
     StoredMessage,
 )
-from bot.sandbox.snowflake import SnowflakeGenerator, iso
+from bot.sandbox.snowflake import DISCORD_EPOCH_MS, SnowflakeGenerator, iso, snowflake_ms
 from bot.sandbox.validate import check_choices, check_commands, check_message, check_modal
 from bot.sandbox.world import DM, Channel, Guild, Member, User
 
@@ -269,8 +269,19 @@ def _template_regex(template: str) -> re.Pattern[str]:
     return re.compile(f"^{pattern}$")
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Return the shard Discord sends a guild's events to [Discord: sharding formula]."""
+    return (guild_id >> 22) % shard_count
+
+
 class LoopbackDiscord:
-    """A Discord for one bot and one guild, listening on 127.0.0.1."""
+    """A Discord for one bot and one or more guilds, listening on 127.0.0.1.
+
+    Sessions may be sharded: IDENTIFY's `shard: [id, count]` gets READY and GUILD_CREATE
+    for that shard's guilds only, and each guild's events go to the newest session of its
+    shard, `(guild_id >> 22) % count`, as Discord routes them. Several sessions (one per
+    shard, from one process or several) are connected at once.
+    """
 
     def __init__(
         self,
@@ -279,6 +290,7 @@ class LoopbackDiscord:
         port: int = 0,
         guild: Guild | None = None,
         tables: int = 3,
+        guilds: int = 1,
         token: str | None = None,
         rate_limits: bool | RateLimitConfig = False,
         response_deadline: float | None = 3.0,
@@ -288,7 +300,11 @@ class LoopbackDiscord:
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the loopback Discord only listens on the loopback interface")
         self.host, self.port = host, port
-        self.guild = guild or Guild(tables=tables)
+        self.guild = guild or Guild(tables=tables)  # the first guild: tests' default
+        self.guilds: dict[int, Guild] = {self.guild.id: self.guild}
+        for _ in range(guilds - 1):
+            self.add_guild(tables=tables)
+        self.recommended_shards = 1  # what GET /gateway/bot answers
         self.token = token
         self.rate_limits: RateLimitConfig | None = (
             RateLimitConfig() if rate_limits is True else (rate_limits or None)
@@ -439,6 +455,65 @@ class LoopbackDiscord:
     def bot_connected(self) -> bool:
         return self.session is not None and self.session.conn is not None
 
+    def connected_shards(self) -> dict[int, int]:
+        """Return each shard id with a live session, and how many live sessions it has."""
+        live: dict[int, int] = {}
+        for session in self._sessions.values():
+            if session.conn is not None:
+                shard_id = (session.shard or [0, 1])[0]
+                live[shard_id] = live.get(shard_id, 0) + 1
+        return live
+
+    # ------------------------------------------------------------------ guilds
+
+    def add_guild(self, *, tables: int = 3) -> Guild:
+        """Add a guild with the same people and bot; ids spread guilds round-robin over shards.
+
+        The n-th guild's id has `(id >> 22) % 12 == n % 12`, so with 2, 3, 4, 6 or 12
+        shards consecutive guilds land on consecutive shards.
+        """
+        ids = self.guild._ids
+        index = len(self.guilds)
+        guild_id = ids.next()
+        while (snowflake_ms(guild_id) - DISCORD_EPOCH_MS) % 12 != index % 12:
+            guild_id = ids.next()
+        guild = Guild(
+            name=f"Tablehand Sandbox {index + 1}",
+            tables=tables,
+            ids=ids,
+            id=guild_id,
+            shared=self.guild,
+        )
+        self.guilds[guild.id] = guild
+        return guild
+
+    def guild_of(self, channel: Channel | int) -> Guild:
+        """Return the guild a channel or thread belongs to (a DM: the first guild's people)."""
+        channel_id = channel.id if isinstance(channel, Channel) else channel
+        for guild in self.guilds.values():
+            if channel_id in guild.channels:
+                return guild
+        if channel_id in self.dm_channels:
+            return self.guild
+        raise SandboxError(f"no channel {channel_id} in any guild")
+
+    def _channel_by_id(self, channel_id: int) -> Channel | None:
+        for guild in self.guilds.values():
+            found = guild.channels.get(channel_id)
+            if found is not None:
+                return found
+        return self.dm_channels.get(channel_id)
+
+    def _session_for(self, guild_id: int | None) -> _Session | None:
+        """Return the session a guild's events go to: the newest one of its shard."""
+        if guild_id is None:
+            return self.session
+        for session in reversed(list(self._sessions.values())):
+            shard_id, count = session.shard or [0, 1]
+            if shard_of(guild_id, count) == shard_id:
+                return session
+        return None
+
     # ------------------------------------------------------------------ gateway
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
@@ -491,20 +566,21 @@ class LoopbackDiscord:
             return
         self.stats.identifies += 1
         session = _Session(secrets.token_hex(16), int(data.get("intents", 0)), data.get("shard"))
+        shard_id, count = session.shard or [0, 1]
+        if shard_id in self.connected_shards():
+            log.warning(
+                "gateway: a second session identified for shard %s; its events now go to the newest",
+                shard_id,
+            )
         self._sessions[session.id] = session
-        if (
-            self.session is not None
-            and self.session.conn is not None
-            and self.session.conn is not conn
-        ):
-            log.warning("gateway: a second bot identified; events now go to the newest session")
         self.session = session
         session.conn, conn.session = conn, session
+        guilds = [g for g in self.guilds.values() if shard_of(g.id, count) == shard_id]
         ready: dict[str, Any] = {
             "v": 10,
             "user": self.bot_user.payload()
             | {"verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(self.guild.id), "unavailable": True}],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -519,7 +595,8 @@ class LoopbackDiscord:
         if session.shard is not None:
             ready["shard"] = session.shard
         session.dispatch("READY", ready)
-        session.dispatch("GUILD_CREATE", self.guild.payload())
+        for guild in guilds:
+            session.dispatch("GUILD_CREATE", guild.payload())
         self.changed()
 
     async def _resume(self, conn: _Connection, data: dict[str, Any]) -> None:
@@ -545,11 +622,12 @@ class LoopbackDiscord:
     def _chunk_members(self, conn: _Connection, data: dict[str, Any]) -> None:
         if conn.session is None:
             return
+        guild = self.guilds.get(int(data.get("guild_id") or self.guild.id), self.guild)
         conn.session.dispatch(
             "GUILD_MEMBERS_CHUNK",
             {
-                "guild_id": str(self.guild.id),
-                "members": [m.payload() for m in self.guild.members.values()],
+                "guild_id": str(guild.id),
+                "members": [m.payload() for m in guild.members.values()],
                 "chunk_index": 0,
                 "chunk_count": 1,
                 "not_found": [],
@@ -559,8 +637,9 @@ class LoopbackDiscord:
         )
 
     def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
-        """Send a gateway event to the bot's session, if its intents ask for it."""
-        session = self.session
+        """Send a gateway event to the session of its guild's shard, if its intents ask for it."""
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        session = self._session_for(int(guild_id) if guild_id else None)
         if session is None:
             return
         if intent is not None and not session.intents & intent:
@@ -823,7 +902,7 @@ class LoopbackDiscord:
         if isinstance(key, Channel):
             return key
         if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
-            found = self.guild.channels.get(int(key)) or self.dm_channels.get(int(key))
+            found = self._channel_by_id(int(key))
         else:
             found = self.guild.channel_named(key)
         if found is None:
@@ -836,7 +915,9 @@ class LoopbackDiscord:
         if isinstance(key, Member):
             return key
         if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
-            found = self.guild.members.get(int(key))
+            found = next(
+                (g.members[int(key)] for g in self.guilds.values() if int(key) in g.members), None
+            )
         else:
             found = self.guild.member_named(key)
         if found is None:
@@ -858,7 +939,7 @@ class LoopbackDiscord:
         """Return the commands registered where the channel is: global ones in a DM."""
         if channel.is_dm:
             return list(self.commands.get(None, {}).values())
-        return self.synced_commands(self.guild.id)
+        return self.synced_commands(self.guild_of(channel).id)
 
     def set_command_permission(self, command: str, target: Member | str, allowed: bool) -> None:
         """Turn a command on or off for a member or a role, as a server admin can."""
@@ -880,12 +961,14 @@ class LoopbackDiscord:
         contexts = root.get("contexts")
         if not root.get("guild_id") and contexts is not None and 0 not in contexts:
             return f"/{name} is not offered in servers"
+        guild = self.guild_of(channel)
+        member = guild.members.get(member.id, member)  # the same person, as this guild's member
         overrides = self.command_permissions.get(name, {})
-        for target in (member.id, *member.roles, self.guild.id):  # the member, roles, @everyone
+        for target in (member.id, *member.roles, guild.id):  # the member, roles, @everyone
             if target in overrides:
                 return None if overrides[target] else f"/{name} is turned off for {member.name}"
         needed = root.get("default_member_permissions")
-        have = self.guild.channel_permissions(member, channel)
+        have = guild.channel_permissions(member, channel)
         if (
             needed is None
             or have & ADMINISTRATOR
@@ -918,11 +1001,7 @@ class LoopbackDiscord:
     # ------------------------------------------------------------------ messages
 
     def _channel_or_404(self, channel_id: str) -> Channel:
-        channel = (
-            self.guild.channels.get(int(channel_id)) or self.dm_channels.get(int(channel_id))
-            if channel_id.isdigit()
-            else None
-        )
+        channel = self._channel_by_id(int(channel_id)) if channel_id.isdigit() else None
         if channel is None or channel.type == 4:
             raise _Reply(404, UNKNOWN_CHANNEL)
         return channel
@@ -937,15 +1016,17 @@ class LoopbackDiscord:
     def _require(self, channel: Channel, perms: int) -> None:
         if channel.is_dm:
             return  # the bot may do anything a DM allows; pins and deletes of others' fail below
-        have = self.guild.channel_permissions(self.guild.members[self.bot_user.id], channel)
+        guild = self.guild_of(channel)
+        have = guild.channel_permissions(guild.members[self.bot_user.id], channel)
         if not have & VIEW:
             raise _Reply(403, MISSING_ACCESS)
         if have & perms != perms:
             raise _Reply(403, MISSING_PERMISSIONS)
 
     def _mentioned(
-        self, content: str, allowed: dict[str, Any] | None
+        self, content: str, allowed: dict[str, Any] | None, guild: Guild | None = None
     ) -> tuple[list[User], list[int], bool]:
+        members = (guild or self.guild).members
         users = [int(u) for u in re.findall(r"<@!?(\d+)>", content or "")]
         roles = [int(r) for r in re.findall(r"<@&(\d+)>", content or "")]
         everyone = "@everyone" in (content or "") or "@here" in (content or "")
@@ -956,9 +1037,7 @@ class LoopbackDiscord:
             users = [u for u in users if "users" in parse or u in allowed_users]
             roles = [r for r in roles if "roles" in parse or r in allowed_roles]
             everyone = everyone and "everyone" in parse
-        found = [
-            self.guild.members[u].user for u in dict.fromkeys(users) if u in self.guild.members
-        ]
+        found = [members[u].user for u in dict.fromkeys(users) if u in members]
         return found, list(dict.fromkeys(roles)), everyone
 
     def create_message(
@@ -981,7 +1060,8 @@ class LoopbackDiscord:
             flags &= ~EPHEMERAL
         allowed = payload.get("allowed_mentions")
         content = payload.get("content") or ""
-        mentioned, mention_roles, everyone = self._mentioned(content, allowed)
+        guild = None if channel.is_dm else self.guild_of(channel)
+        mentioned, mention_roles, everyone = self._mentioned(content, allowed, guild)
         reference = payload.get("message_reference")
         if reference:
             type = REPLY if type == DEFAULT else type
@@ -990,15 +1070,15 @@ class LoopbackDiscord:
                 "message_id": str(reference.get("message_id")),
                 "channel_id": str(reference.get("channel_id") or channel.id),
             }
-            if not channel.is_dm:
-                reference["guild_id"] = str(self.guild.id)
+            if guild is not None:
+                reference["guild_id"] = str(guild.id)
         attachments = [a for a in payload.get("attachments") or [] if "url" in a] + list(
             files or []
         )
         msg = StoredMessage(
             id=self.ids.next(),
             channel_id=channel.id,
-            guild_id=None if channel.is_dm else self.guild.id,
+            guild_id=None if guild is None else guild.id,
             author=author,
             content=content,
             embeds=list(payload.get("embeds") or []),
@@ -1053,7 +1133,7 @@ class LoopbackDiscord:
         if "allowed_mentions" in payload:
             msg.allowed_mentions = payload["allowed_mentions"]
         msg.mentioned, msg.mention_roles, msg.mention_everyone = self._mentioned(
-            msg.content, msg.allowed_mentions
+            msg.content, msg.allowed_mentions, self.guilds.get(msg.guild_id)
         )
         msg.flags &= ~LOADING
         if not msg.ephemeral:
@@ -1075,7 +1155,7 @@ class LoopbackDiscord:
                 {
                     "id": str(msg.id),
                     "channel_id": str(msg.channel_id),
-                    "guild_id": str(self.guild.id),
+                    "guild_id": str(msg.guild_id),
                 },
                 intent=INTENT_GUILD_MESSAGES,
             )
@@ -1084,7 +1164,8 @@ class LoopbackDiscord:
     def _set_pinned(
         self, msg: StoredMessage, pinned: bool, *, notify: bool = True, by: User | None = None
     ) -> None:
-        channel = self.guild.channels[msg.channel_id]
+        channel = self._channel_by_id(msg.channel_id)
+        assert channel is not None
         pins = self.pins.setdefault(msg.channel_id, [])
         now = datetime.now(UTC)
         if pinned and not msg.pinned:
@@ -1112,7 +1193,7 @@ class LoopbackDiscord:
         self.dispatch(
             "CHANNEL_PINS_UPDATE",
             {
-                "guild_id": str(self.guild.id),
+                "guild_id": str(msg.guild_id),
                 "channel_id": str(channel.id),
                 "last_pin_timestamp": iso(channel.last_pin_at) if channel.last_pin_at else None,
             },
@@ -1153,7 +1234,10 @@ class LoopbackDiscord:
         """Send INTERACTION_CREATE for a user's action and return its record."""
         if self.session is None:
             raise SandboxError("no bot has connected to the loopback Discord yet")
-        bot_member = self.guild.members[self.bot_user.id]
+        # A DM's payload is built as the first guild's and then made a DM's (`_in_dm`).
+        guild = self.guild_of(channel)
+        member = guild.members.get(member.id, member)  # the same person, as this guild's member
+        bot_member = guild.members[self.bot_user.id]
         interaction_id = self.ids.next()
         token = f"aW50ZXJhY3Rpb246{interaction_id}:{secrets.token_urlsafe(48)}"
         payload: dict[str, Any] = {
@@ -1161,20 +1245,20 @@ class LoopbackDiscord:
             "application_id": str(self.application_id),
             "type": type,
             "data": data,
-            "guild_id": str(self.guild.id),
-            "guild": {"id": str(self.guild.id), "locale": "en-US", "features": []},
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
             "channel_id": str(channel.id),
-            "channel": self.guild.channel_payload_for(member, channel),
+            "channel": guild.channel_payload_for(member, channel),
             "member": member.payload()
-            | {"permissions": str(self.guild.channel_permissions(member, channel))},
+            | {"permissions": str(guild.channel_permissions(member, channel))},
             "token": token,
             "version": 1,
-            "app_permissions": str(self.guild.channel_permissions(bot_member, channel)),
+            "app_permissions": str(guild.channel_permissions(bot_member, channel)),
             "locale": locale,
             "guild_locale": "en-US",
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(self.guild.id)},
+            "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -1233,7 +1317,7 @@ class LoopbackDiscord:
             return json_response(
                 {
                     "url": self.gateway_url.rstrip("/"),
-                    "shards": 1,
+                    "shards": self.recommended_shards,
                     "session_start_limit": {
                         "total": 1000,
                         "remaining": 999,
@@ -1273,7 +1357,7 @@ class LoopbackDiscord:
                     "install_params": None,
                     "custom_install_url": None,
                     "guild_id": None,
-                    "approximate_guild_count": 1,
+                    "approximate_guild_count": len(self.guilds),
                     "redirect_uris": [],
                     "interactions_endpoint_url": None,
                     "role_connections_verification_url": None,
@@ -1283,8 +1367,11 @@ class LoopbackDiscord:
         @r("GET", "/users/{user_id}")
         async def get_user(req: _Request) -> web.Response:
             member = (
-                self.guild.members.get(int(req.vars["user_id"]))
-                if req.vars["user_id"].isdigit()
+                next(
+                    (g.members[int(k)] for g in self.guilds.values() if int(k) in g.members),
+                    None,
+                )
+                if (k := req.vars["user_id"]).isdigit()
                 else None
             )
             if member is None:
@@ -1294,9 +1381,11 @@ class LoopbackDiscord:
         # -- guild
 
         def guild_or_404(req: _Request) -> Guild:
-            if req.vars["guild_id"] != str(self.guild.id):
+            guild_id = req.vars["guild_id"]
+            guild = self.guilds.get(int(guild_id)) if guild_id.isdigit() else None
+            if guild is None:
                 raise _Reply(404, UNKNOWN_GUILD)
-            return self.guild
+            return guild
 
         @r("GET", g)
         async def get_guild(req: _Request) -> web.Response:
@@ -1434,7 +1523,9 @@ class LoopbackDiscord:
         @r("GET", "/channels/{channel_id}")
         async def get_channel(req: _Request) -> web.Response:
             return json_response(
-                self._channel_or_404(req.vars["channel_id"]).payload(self.guild.id)
+                (channel := self._channel_or_404(req.vars["channel_id"])).payload(
+                    self.guild_of(channel).id
+                )
             )
 
         @r("POST", "/channels/{channel_id}/typing")
@@ -1575,10 +1666,11 @@ class LoopbackDiscord:
             if parent.is_thread:
                 raise _Reply(400, _error("Cannot start a thread in a thread", 50024))
             name = (req.body or {}).get("name") or "thread"
-            thread = self.guild.add_thread(
+            guild = self.guild_of(parent)
+            thread = guild.add_thread(
                 name, parent=parent, owner_id=self.bot_user.id, id=starter.id if starter else None
             )
-            data = thread.payload(self.guild.id)
+            data = thread.payload(guild.id)
             self.dispatch("THREAD_CREATE", data | {"newly_created": True}, intent=INTENT_GUILDS)
             return json_response(data, 201)
 

@@ -221,20 +221,26 @@ class Guild:
         tables: int = 3,
         players: tuple[str, ...] = ("alice", "bob"),
         ids: SnowflakeGenerator | None = None,
+        id: int | None = None,
+        shared: Guild | None = None,
     ) -> None:
         self._ids = ids or world_ids()
-        self.id = self._ids.next()
+        self.id = id or self._ids.next()
         self.name = name
         self.roles: dict[int, Role] = {}
         self.members: dict[int, Member] = {}
         self.channels: dict[int, Channel] = {}
+        # Another guild of the same world: the same people and the same bot are members here.
+        self._users = {} if shared is None else {m.name: m.user for m in shared.members.values()}
 
         self.everyone = self._add_role(Role(self.id, "@everyone", EVERYONE_PERMISSIONS, position=0))
         self.gm_role = self.add_role("GM", 0)
         self.moderator_role = self.add_role("Moderator", MODERATOR_PERMISSIONS)
 
         self.owner = self.add_member("owner", global_name="Server Owner")
-        self.bot_user = User(self._ids.next(), "Tablehand", global_name=None, bot=True)
+        self.bot_user = self._users.get("Tablehand") or User(
+            self._ids.next(), "Tablehand", global_name=None, bot=True
+        )
         self.bot_role = self.add_role("Tablehand", BOT_PERMISSIONS, managed=True)
         self.members[self.bot_user.id] = Member(self.bot_user, roles=[self.bot_role.id])
         # gm has no special rights: whoever runs /init start becomes the GM in the bot.
@@ -267,7 +273,9 @@ class Guild:
         """Create a user and make them a member."""
         if self.member_named(username) is not None:
             raise ValueError(f"a member named {username!r} already exists")
-        user = User(self._ids.next(), username, global_name=global_name)
+        user = self._users.get(username) or User(
+            self._ids.next(), username, global_name=global_name
+        )
         member = Member(user, roles=list(roles or []))
         self.members[user.id] = member
         return member
