@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tablehand.shards")
 
+IDENTIFY_INTERVAL = 5.0  # seconds between IDENTIFYs of one concurrency bucket [Discord]
+
 current_shard: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "current_shard", default=None
 )
@@ -63,6 +65,9 @@ class ShardedTablehand(Tablehand, commands.AutoShardedBot):
         count = settings.shard_count or 1
         self.wanted_shards = list(settings.shard_ids or range(count))
         self.leases: LeaseKeeper | None = None
+        self._identify_buckets = 1
+        self._identify_locks: dict[int, asyncio.Lock] = {}
+        self._identified: dict[int, float] = {}
         super().__init__(settings, shard_count=count, shard_ids=list(self.wanted_shards), **options)
         if self.store.multi_process:
             self.leases = LeaseKeeper(self, self.store, settings.shard_lease_seconds)  # type: ignore[arg-type]
@@ -104,13 +109,26 @@ class ShardedTablehand(Tablehand, commands.AutoShardedBot):
         return {g.id for g in self.guilds if g.shard_id in serving}
 
     async def launch_shards(self) -> None:
+        limits = await self.fetch_session_start_limits()
+        self._identify_buckets = max(1, limits.max_concurrency)
         if self.leases is not None:
             # Connect only what this process holds; a standby waits here for a lease.
             self.shard_ids = await self.leases.first_shards()
+            self.leases.start()  # renewing starts now: connecting shards takes a while
         log.info("serving shards %s of %s", sorted(self.shard_ids or []), self.shard_count)
         await super().launch_shards()
-        if self.leases is not None:
-            self.leases.start()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Identify as fast as Discord allows: `max_concurrency` buckets, each once per 5 s."""
+        bucket = (shard_id or 0) % self._identify_buckets
+        lock = self._identify_locks.setdefault(bucket, asyncio.Lock())
+        async with lock:
+            wait = (
+                self._identified.get(bucket, float("-inf")) + IDENTIFY_INTERVAL - time.monotonic()
+            )
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._identified[bucket] = time.monotonic()
 
     async def serve_shard(self, shard_id: int) -> None:
         """Connect a shard this process has just taken over."""
@@ -161,6 +179,7 @@ class LeaseKeeper:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.serving: set[int] = set()
         self._task: asyncio.Task[None] | None = None
+        self._connecting: set[asyncio.Task[None]] = set()
         self._renewed_at = time.monotonic()
 
     @property
@@ -169,6 +188,7 @@ class LeaseKeeper:
 
     async def first_shards(self) -> list[int]:
         """Wait until this process holds at least one shard; return the ones it holds."""
+        waiting = False
         while True:
             held = await self._claim()
             if held:
@@ -176,6 +196,9 @@ class LeaseKeeper:
                 self._renewed_at = time.monotonic()
                 log.info("leased shards %s as %s (lease %.0f s)", held, self.owner, self.ttl)
                 return held
+            if not waiting:
+                waiting = True
+                log.info("standing by: every shard is leased to another process")
             await asyncio.sleep(self.interval)
 
     def start(self) -> None:
@@ -183,11 +206,12 @@ class LeaseKeeper:
 
     async def stop(self) -> None:
         """Stop renewing and give the leases back, so a successor takes them at once."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+        for task in [self._task, *self._connecting]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._task = None
         if self.serving:
             with contextlib.suppress(Exception):
                 await self.store.release_shards(self.owner, sorted(self.serving))
@@ -221,7 +245,10 @@ class LeaseKeeper:
         for shard_id in sorted(taken):
             log.warning("took over shard %s", shard_id)
             self.serving.add(shard_id)
-            await self.bot.serve_shard(shard_id)
+            # Connecting may wait for Discord's identify limit; renewing must not.
+            task = asyncio.create_task(self.bot.serve_shard(shard_id), name=f"serve-{shard_id}")
+            self._connecting.add(task)
+            task.add_done_callback(self._connecting.discard)
 
     async def _lose(self, shards: set[int]) -> None:
         for shard_id in sorted(shards):

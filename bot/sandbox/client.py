@@ -216,9 +216,13 @@ class SandboxUser:
         line: str,
         *,
         channel: str | int | Channel | ChannelView | None = None,
+        session_id: str | None = None,
         **options: Any,
     ) -> InteractionResult:
-        """Dispatch a slash command without waiting for the answer (for concurrency tests)."""
+        """Dispatch a slash command without waiting for the answer (for concurrency tests).
+
+        `session_id`: deliver it to that gateway session rather than its shard's newest.
+        """
         parsed = parse_line(line)
         spec, positional = self._find(parsed.words, channel)
         values: dict[str, Any] = dict(parsed.options) | options
@@ -236,6 +240,7 @@ class SandboxUser:
             type=APPLICATION_COMMAND,
             data=data,
             label=f"/{spec.name}",
+            session_id=session_id,
         )
         return InteractionResult(self.table, self, record)
 

@@ -194,8 +194,12 @@ class BotProcess:
         log_path: Path | str | None = None,
         cwd: Path | str | None = None,
         timeout: float = 30.0,
+        connect: bool = True,
     ) -> BotProcess:
-        """Spawn the bot and wait until it has connected to the server's gateway."""
+        """Spawn the bot and wait until it has connected to the server's gateway.
+
+        `connect=False`: return once it runs (a standby process waiting for a shard lease).
+        """
         log_path = Path(
             log_path or (Path(db_path).with_suffix(".log") if db_path else "bot-process.log")
         )
@@ -218,6 +222,8 @@ class BotProcess:
         finally:
             log_file.close()
         self = cls(process, server, log_path)
+        if not connect:
+            return self
         exited = asyncio.create_task(process.wait())
         connected = asyncio.create_task(
             server.wait_until(

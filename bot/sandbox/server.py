@@ -305,6 +305,8 @@ class LoopbackDiscord:
         for _ in range(guilds - 1):
             self.add_guild(tables=tables)
         self.recommended_shards = 1  # what GET /gateway/bot answers
+        # Shards that may IDENTIFY at once (Discord gives large bots 16): tests start fast.
+        self.max_concurrency = 16
         self.token = token
         self.rate_limits: RateLimitConfig | None = (
             RateLimitConfig() if rate_limits is True else (rate_limits or None)
@@ -454,6 +456,13 @@ class LoopbackDiscord:
     @property
     def bot_connected(self) -> bool:
         return self.session is not None and self.session.conn is not None
+
+    def live_session(self, shard_id: int) -> str | None:
+        """Return the id of the newest connected session serving a shard, if any."""
+        for session in reversed(list(self._sessions.values())):
+            if session.conn is not None and (session.shard or [0, 1])[0] == shard_id:
+                return session.id
+        return None
 
     def connected_shards(self) -> dict[int, int]:
         """Return each shard id with a live session, and how many live sessions it has."""
@@ -1230,8 +1239,13 @@ class LoopbackDiscord:
         label: str,
         message: StoredMessage | None = None,
         locale: str = "en-US",
+        session_id: str | None = None,
     ) -> InteractionRecord:
-        """Send INTERACTION_CREATE for a user's action and return its record."""
+        """Send INTERACTION_CREATE for a user's action and return its record.
+
+        `session_id` delivers it to that session instead of the one its shard routes to,
+        as when two processes overlap on one shard.
+        """
         if self.session is None:
             raise SandboxError("no bot has connected to the loopback Discord yet")
         # A DM's payload is built as the first guild's and then made a DM's (`_in_dm`).
@@ -1283,7 +1297,11 @@ class LoopbackDiscord:
         )
         self.interactions[interaction_id] = record
         self._by_token[token] = record
-        self.dispatch("INTERACTION_CREATE", payload)
+        if session_id is None:
+            self.dispatch("INTERACTION_CREATE", payload)
+        else:
+            self.stats.dispatches += 1
+            self._sessions[session_id].dispatch("INTERACTION_CREATE", payload)
         return record
 
     def _in_dm(self, payload: dict[str, Any], member: Member, channel: Channel) -> dict[str, Any]:
@@ -1322,7 +1340,7 @@ class LoopbackDiscord:
                         "total": 1000,
                         "remaining": 999,
                         "reset_after": 0,
-                        "max_concurrency": 1,
+                        "max_concurrency": self.max_concurrency,
                     },
                 }
             )

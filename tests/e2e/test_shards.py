@@ -1,0 +1,262 @@
+"""Several bot processes on one PostgreSQL database, each serving its gateway shards (issue 21).
+
+The loopback Discord has four guilds; with two shards, guilds 1 and 3 are on shard 0 and
+guilds 2 and 4 on shard 1 (`(guild_id >> 22) % 2`). Every bot is `python -m bot run` with
+TABLEHAND_DATABASE_URL pointing at a fresh database on a real PostgreSQL server, and
+leases of two seconds, so a dead process's shards are taken over within seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox.client import InteractionResult, SandboxTable
+from bot.sandbox.harness import BotProcess
+from bot.sandbox.server import LoopbackDiscord, shard_of
+from bot.sandbox.world import Channel
+
+pytestmark = pytest.mark.e2e
+
+LEASE_SECONDS = 2
+RESOLVED = re.compile(r" — (Hit|Miss|Critical hit)$")
+
+
+@dataclass
+class Deployment:
+    """A loopback Discord of four guilds, a PostgreSQL database, and the bot processes on it."""
+
+    server: LoopbackDiscord
+    database_url: str
+    directory: Path
+    processes: list[BotProcess] = field(default_factory=list)
+
+    async def start(
+        self, name: str, *, shards: str | None = None, count: int = 2, connect: bool = True
+    ) -> BotProcess:
+        env = {
+            "TABLEHAND_DATABASE_URL": self.database_url,
+            "TABLEHAND_SHARD_COUNT": str(count),
+            "TABLEHAND_SHARD_LEASE_SECONDS": str(LEASE_SECONDS),
+        }
+        if shards is not None:
+            env["TABLEHAND_SHARD_IDS"] = shards
+        process = await BotProcess.start(
+            self.server, env=env, log_path=self.directory / f"{name}.log", connect=connect
+        )
+        self.processes.append(process)
+        return process
+
+    def table_of(self, shard: int, count: int = 2) -> Channel:
+        """Return `table-1` of the first guild on a shard."""
+        guild = next(g for g in self.server.guilds.values() if shard_of(g.id, count) == shard)
+        return guild.text_channels()[0]
+
+    async def serving(self, expected: dict[int, int]) -> None:
+        """Wait until exactly these shards have live sessions (shard → sessions)."""
+        await self.server.wait_until(
+            lambda: self.server.connected_shards() == expected,
+            timeout=20,
+            describe=lambda: f"live shards {self.server.connected_shards()}, wanted {expected}",
+        )
+
+    async def stored(self, sql: str, *args: object) -> list[tuple]:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.database_url)
+        try:
+            return [tuple(row) for row in await conn.fetch(sql, *args)]
+        finally:
+            await conn.close()
+
+
+@pytest.fixture
+async def deployment(postgres_url: str, tmp_path: Path) -> AsyncIterator[Deployment]:
+    async with LoopbackDiscord(guilds=4) as server:
+        world = Deployment(server, postgres_url, tmp_path)
+        try:
+            yield world
+        finally:
+            for process in world.processes:
+                await process.stop()
+
+
+async def test_two_processes_each_serving_half_the_shards_play_concurrent_fights_exactly(
+    deployment: Deployment,
+) -> None:
+    """Two shard processes on one database lost or doubled an update in concurrent fights, or
+    100 concurrent `/grit damage 1` delivered to both processes on one combatant lost one."""
+    first = await deployment.start("first", shards="0")
+    second = await deployment.start("second", shards="1")
+    await deployment.serving({0: 1, 1: 1})
+    server = deployment.server
+    table = SandboxTable(server, timeout=20)
+    gm = table.user("gm")
+    tables = [g.text_channels()[0] for g in server.guilds.values()]
+
+    async def set_up(channel: Channel) -> None:
+        assert not (await gm.run("/init start", channel=channel)).ephemeral
+        await gm.run("/init add name:Ogre grit:500 max_grit:999", channel=channel)
+        await gm.run("/init add name:Imp count:2", channel=channel)
+
+    await asyncio.gather(*(set_up(channel) for channel in tables))
+    # Four fights at once, two on each process: 30 × 1 damage on the Ogre, 10 × 2 on Imp 1.
+    fights = [
+        gm.send_command(line, channel=channel)
+        for channel in tables
+        for line in ["/grit damage combatant:Ogre amount:1"] * 30
+        + ["/grit damage combatant:Imp 1 amount:2"] * 10
+    ]
+    answers = await asyncio.gather(*(reply.responded() for reply in fights))
+    assert all(not a.ephemeral for a in answers), [a.text for a in answers if a.ephemeral][:3]
+    for channel in tables:
+        listed = (await gm.run("/init list", channel=channel)).text
+        assert "470/999" in listed and "10/30" in listed, listed
+
+    # Both processes on one combatant: half the commands go to the other shard's process,
+    # as Discord would deliver them to two sessions overlapping on one shard.
+    contested = deployment.table_of(0)
+    sessions = [server.live_session(0), server.live_session(1)]
+    damages = [
+        gm.send_command(
+            "/grit damage combatant:Ogre amount:1", channel=contested, session_id=sessions[n % 2]
+        )
+        for n in range(100)
+    ]
+    answers = await asyncio.gather(*(reply.responded() for reply in damages))
+    assert all(not a.ephemeral for a in answers), [a.text for a in answers if a.ephemeral][:3]
+    assert "370/999" in (await gm.run("/init list", channel=contested)).text
+    (grit,) = await deployment.stored(
+        "SELECT (data::jsonb -> 'combatants' -> 0 ->> 'grit')::int FROM encounters"
+        " WHERE channel_id = $1",
+        contested.id,
+    )
+    assert grit == (370,)
+    assert "serving shards [0] of 2" in first.log_path.read_text()
+    assert "serving shards [1] of 2" in second.log_path.read_text()
+    assert "[shard 1]" in second.log_path.read_text()
+
+
+async def pending_attack(table: SandboxTable, channel: Channel, n: int) -> InteractionResult:
+    """Attack the Goblin with fresh strikers until one attack waits for a defense."""
+    alice = table.user("alice")
+    for attempt in range(12):
+        name = f"Striker{n}x{attempt}"
+        await alice.run(f"/init join character:{name}", channel=channel)
+        reply = await alice.run(f"/attack target:Goblin attacker:{name}", channel=channel)
+        if any(b.get("label") == "Dodge" for b in reply.buttons):
+            return reply
+    raise AssertionError("twelve attacks in a row needed no defense")
+
+
+async def resolutions(deployment: Deployment, prompt: InteractionResult) -> tuple[int, int]:
+    """Return how often an attack was resolved: result messages shown, attack lines logged."""
+    channel = prompt.record.channel
+    title = (prompt.embed or {}).get("title", "").split(" — ")[0]
+    shown = [
+        m
+        for m in deployment.server.channel_log(channel)
+        if any(
+            e.get("title", "").startswith(title) and RESOLVED.search(e.get("title", ""))
+            for e in m.embeds
+        )
+    ]
+    logged = await deployment.stored(
+        "SELECT text FROM encounter_log WHERE channel_id = $1 AND text LIKE $2",
+        channel.id,
+        title.replace(" attacks ", " attacks ", 1) + " (%",
+    )
+    return len(shown), len(logged)
+
+
+async def test_a_killed_process_s_shards_are_taken_over_and_its_defenses_resolve_once(
+    deployment: Deployment,
+) -> None:
+    """A SIGKILLed process's shard was not taken over, or a defense it was waiting for was
+    lost or resolved twice."""
+    doomed = await deployment.start("doomed", shards="0")
+    await deployment.start("survivor", shards="1")
+    await deployment.serving({0: 1, 1: 1})
+    table = SandboxTable(deployment.server, timeout=20)
+    gm, admin = table.user("gm"), table.user("admin")
+    channel = deployment.table_of(0)
+    await admin.run("/settings defense_timeout seconds:5", channel=channel)
+    await gm.run("/init start", channel=channel)
+    await gm.run("/init add name:Goblin grit:500 max_grit:999", channel=channel)
+    by_timer = await pending_attack(table, channel, 1)
+    await admin.run("/settings defense_timeout seconds:120", channel=channel)
+    by_click = await pending_attack(table, channel, 2)
+    killed_session = deployment.server.live_session(0)
+
+    assert await doomed.kill() != 0
+    await deployment.server.wait_until(
+        lambda: deployment.server.live_session(0) not in (None, killed_session),
+        timeout=20,
+        describe="nobody took over shard 0",
+    )
+    clicked = await by_click.click("Dodge", as_user="gm")
+    assert not clicked.ephemeral and clicked.embed is not None, clicked.text
+    prompt = by_timer.message
+    assert prompt is not None
+    await table.channel(channel).wait_for(
+        lambda ch: not prompt.buttons, timeout=20, what="the timed-out prompt closed"
+    )
+    assert await resolutions(deployment, by_timer) == (1, 1)
+    assert await resolutions(deployment, by_click) == (1, 1)
+    (pending,) = await deployment.stored(
+        "SELECT pending FROM encounters WHERE channel_id = $1", channel.id
+    )
+    assert pending == (False,)
+    again = await by_click.click("Block", as_user="gm") if by_click.buttons else None
+    assert again is None  # the answered prompt offers no buttons any more
+
+
+async def test_a_rolling_restart_resolves_every_attack_exactly_once(
+    deployment: Deployment,
+) -> None:
+    """Old and new process overlapping in a rolling restart resolved an attack twice or never."""
+    old = await deployment.start("old")  # wants every shard, and gets them
+    await deployment.serving({0: 1, 1: 1})
+    table = SandboxTable(deployment.server, timeout=20)
+    gm, admin = table.user("gm"), table.user("admin")
+    prompts: list[tuple[InteractionResult, str]] = []
+    for shard in (0, 1):
+        channel = deployment.table_of(shard)
+        await admin.run("/settings defense_timeout seconds:5", channel=channel)
+        await gm.run("/init start", channel=channel)
+        await gm.run("/init add name:Goblin grit:500 max_grit:999", channel=channel)
+        prompts.append((await pending_attack(table, channel, 1), "timer"))
+        await admin.run("/settings defense_timeout seconds:120", channel=channel)
+        prompts.append((await pending_attack(table, channel, 2), "click"))
+    old_sessions = {deployment.server.live_session(0), deployment.server.live_session(1)}
+
+    new = await deployment.start("new", connect=False)  # stands by: both shards are leased
+    await deployment.server.wait_until(
+        lambda: "standing by" in new.log_path.read_text(), timeout=20, describe="new never ran"
+    )
+    assert await old.stop(signal.SIGTERM) == 0, old.log_tail()  # gives its leases back
+    await deployment.server.wait_until(
+        lambda: {deployment.server.live_session(0), deployment.server.live_session(1)}.isdisjoint(
+            old_sessions | {None}
+        ),
+        timeout=20,
+        describe="the new process did not take both shards",
+    )
+    for prompt, how in prompts:
+        if how == "click":
+            clicked = await prompt.click("Dodge", as_user="gm")
+            assert not clicked.ephemeral and clicked.embed is not None, clicked.text
+    for prompt, _ in prompts:
+        message = prompt.message
+        assert message is not None
+        await table.channel(prompt.record.channel).wait_for(
+            lambda ch, message=message: not message.buttons, timeout=20, what="prompt closed"
+        )
+    for prompt, _ in prompts:
+        assert await resolutions(deployment, prompt) == (1, 1)
