@@ -8,16 +8,15 @@ neither works.
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 
 import pytest
 
 from tests import postgres
+from tests.postgres import fresh_database
 
-_databases = itertools.count(1)
+__all__ = ["fresh_database"]
 
 
 @pytest.fixture(scope="session")
@@ -39,27 +38,6 @@ def postgres_server() -> Iterator[str]:
         yield cluster.url
     finally:
         postgres.stop(cluster.directory)
-
-
-@asynccontextmanager
-async def fresh_database(admin_url: str) -> AsyncIterator[str]:
-    """Create an empty database on the server for the block; drop it after."""
-    import asyncpg
-
-    name = f"tablehand_{os.getpid()}_{next(_databases)}"
-    admin = await asyncpg.connect(admin_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    try:
-        yield f"{admin_url.rpartition('/')[0]}/{name}"
-    finally:
-        admin = await asyncpg.connect(admin_url)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
 
 
 @pytest.fixture

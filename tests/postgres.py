@@ -12,6 +12,7 @@ PostgreSQL refuses to run as root: as root, initdb and pg_ctl run as the `postgr
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import pwd
 import shutil
@@ -19,10 +20,13 @@ import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 URL_VARIABLE = "TABLEHAND_TEST_POSTGRES"  # an admin URL the tests may create databases with
+_databases = itertools.count(1)
 
 
 class NoPostgres(RuntimeError):
@@ -104,6 +108,27 @@ def stop(directory: Path) -> None:
             capture_output=True, check=False,
         )  # fmt: skip
     shutil.rmtree(directory, ignore_errors=True)
+
+
+@asynccontextmanager
+async def fresh_database(admin_url: str) -> AsyncIterator[str]:
+    """Create an empty database on the server for the block; drop it after (needs asyncpg)."""
+    import asyncpg
+
+    name = f"tablehand_{os.getpid()}_{next(_databases)}"
+    admin = await asyncpg.connect(admin_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    try:
+        yield f"{admin_url.rpartition('/')[0]}/{name}"
+    finally:
+        admin = await asyncpg.connect(admin_url)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
 
 
 def _run(command: list[str]) -> None:

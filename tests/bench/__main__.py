@@ -10,6 +10,8 @@ Parts (all by default; `--parts` picks some):
   lookup   /power autocomplete (`Lookup.suggest`) in-process over the whole catalogue
   stall    the fuzzer's nastiest dice at /roll, /grit damage and /attack: the bot's worst
            event-loop stall (a loop-lag monitor in the bot's process)
+  postgres Tablehand on PostgreSQL under the same load, beside SQLite (with `load`, in turns)
+  shards   one process serving two shards vs two processes with one each, on PostgreSQL
 
 The report is printed and written to bench-results/ (JSON and Markdown); see
 tests/bench/README.md for what each number means.
@@ -28,9 +30,21 @@ from typing import Any
 from tests.bench import parts, stall
 from tests.bench.mix import Catalogue, Mix
 from tests.bench.report import markdown, verdicts
+from tests.bench.scale import postgres_admin, shards
 from tests.bench.world import tablehand_schema
 
-ALL_PARTS = ("load", "bare", "burst", "memory", "startup", "lookup", "stall")
+ALL_PARTS = (
+    "load",
+    "bare",
+    "postgres",
+    "burst",
+    "memory",
+    "startup",
+    "lookup",
+    "stall",
+    "shards",
+)
+LOADED = (("tablehand", "load"), ("bare", "bare"), ("postgres", "postgres"))
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -73,6 +87,7 @@ def options(args: argparse.Namespace) -> parts.Options:
         opts.rounds, opts.rewarm = 1, 0.5
         opts.rest_repeats, opts.rss_encounters, opts.stored_encounters = 1, 100, 1000
         opts.lookup_rounds = 3
+        opts.shard_rate, opts.shard_duration = 100, 3.0
     for name in ("rate", "channels", "duration", "warmup", "rounds"):
         if getattr(args, name) is not None:
             setattr(opts, name, getattr(args, name))
@@ -80,9 +95,19 @@ def options(args: argparse.Namespace) -> parts.Options:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    opts = options(args)
-    opts.workdir.mkdir(parents=True, exist_ok=True)
     chosen = [p for p in ALL_PARTS if p in args.parts.split(",")]
+    if {"postgres", "shards"} & set(chosen):
+        async with postgres_admin() as admin:
+            opts = options(args)
+            opts.postgres_admin = admin
+            return await run_parts(args, opts, chosen)
+    return await run_parts(args, options(args), chosen)
+
+
+async def run_parts(
+    args: argparse.Namespace, opts: parts.Options, chosen: list[str]
+) -> dict[str, Any]:
+    opts.workdir.mkdir(parents=True, exist_ok=True)
     schema = await tablehand_schema()
     mix = Mix.build(schema, Catalogue.load())
     results: dict[str, Any] = {
@@ -93,21 +118,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "mix": {k.name: k.share for k, _ in mix.present},
         "missing_from_mix": {k.name: f"/{k.command}" for k in mix.missing},
     }
-    loaded = [w for w, part in (("tablehand", "load"), ("bare", "bare")) if part in chosen]
+    loaded = [w for w, part in LOADED if part in chosen]
     if loaded:
         print(f"bench: load on {' and '.join(loaded)} …", file=sys.stderr, flush=True)
         started = time.monotonic()
         summaries = await parts.load(loaded, mix, schema, opts)
         for which, summary in summaries.items():
             summary["took_s"] = round(time.monotonic() - started, 1)
-            results["load" if which == "tablehand" else "bare"] = summary
+            results[dict(LOADED)[which]] = summary
     steps = {
         "burst": lambda: parts.burst(mix, opts),
         "memory": lambda: parts.memory(mix, opts),
         "startup": lambda: parts.startup(mix, opts),
         "stall": lambda: stall.stall(opts.workdir),
+        "shards": lambda: shards(mix, opts, opts.postgres_admin or ""),
     }
-    for name in [p for p in chosen if p not in ("load", "bare")]:
+    for name in [p for p in chosen if p not in dict(LOADED).values()]:
         print(f"bench: {name} …", file=sys.stderr, flush=True)
         started = time.monotonic()
         if name == "lookup":

@@ -31,7 +31,9 @@ from tests.bench.load import (
     start_bot,
 )
 from tests.bench.mix import Mix, Scene, defense_click, dispatch, problem
+from tests.bench.scale import seed_postgres, start_on_postgres
 from tests.bench.world import combatant_names, seed_stored, seed_tables
+from tests.postgres import fresh_database
 
 
 @dataclass
@@ -52,6 +54,9 @@ class Options:
     rewarm: float = 1.0  # seconds of load before measuring in each later round
     workdir: Path = Path("bench-results/work")
     profile: bool = False  # py-spy the bot process during the measured load
+    postgres_admin: str | None = None  # an admin URL, when a part needs PostgreSQL
+    shard_rate: float = 300.0  # offered to one vs two shard processes
+    shard_duration: float = 20.0
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -99,18 +104,26 @@ async def under_load(
     which: str, mix: Mix, schema: list[dict[str, Any]], opts: Options
 ) -> AsyncIterator[UnderLoad]:
     """Start a loopback Discord and the bot, with an encounter in every channel (Tablehand)."""
-    async with LoopbackDiscord(tables=opts.channels + 1) as server:
+    async with contextlib.AsyncExitStack() as stack:
+        server = await stack.enter_async_context(LoopbackDiscord(tables=opts.channels + 1))
         scenes = _scenes(server, opts.channels + 1, opts.combatants)
         db = opts.workdir / f"load-{which}.db"
         remove_db(db)
         if which == "tablehand":
             await seed_tables(server, db, [s.channel for s in scenes], opts.combatants)
+        elif which == "postgres":  # Tablehand on PostgreSQL: the same scene, the other store
+            assert opts.postgres_admin is not None
+            url = await stack.enter_async_context(fresh_database(opts.postgres_admin))
+            await seed_postgres(url, server, [s.channel for s in scenes], opts.combatants)
         trackers = {
             pins[0]: s.channel.id for s in scenes[:-1] if (pins := server.pins.get(s.channel.id))
         }
-        proc = await start_bot(server, which, opts.workdir, db_path=db, schema=schema)
+        if which == "postgres":
+            proc = await start_on_postgres(server, url, opts.workdir / "load-postgres.log")
+        else:
+            proc = await start_bot(server, which, opts.workdir, db_path=db, schema=schema)
         try:
-            if which == "tablehand":
+            if which != "bare":
                 await wait_settled(server, proc)
             yield UnderLoad(
                 which, server, proc, mix.synced(server), scenes[:-1], scenes[-1], trackers
@@ -135,7 +148,7 @@ async def load(
                 bot.mix,
                 bot=bot.which,
                 repeats=opts.rest_repeats,
-                quiet=1.2 if bot.which == "tablehand" else 0.2,
+                quiet=0.2 if bot.which == "bare" else 1.2,
             )
         segment = opts.duration / opts.rounds
         spies = {}

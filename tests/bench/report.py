@@ -146,6 +146,10 @@ def markdown(results: dict[str, Any]) -> str:
             "",
             f"**Tablehand / bare**: p50 {_num(r['p50'], '×', 2)}, p99 {_num(r['p99'], '×', 2)}.",
         ]
+    if "postgres" in results:
+        lines += _backends_section(results.get("load"), results["postgres"])
+    if "shards" in results:
+        lines += _shards_section(results["shards"])
     if "burst" in results:
         lines += _burst_section(results["burst"])
     if "memory" in results:
@@ -253,6 +257,70 @@ def _load_section(r: dict[str, Any]) -> list[str]:
         lines += ["", "Errors:"]
         for key, count in r["problems"].items():
             lines.append(f"- {count}× {key} — e.g. {r['problem_examples'][key]}")
+    return lines
+
+
+def _backends_section(sqlite: dict[str, Any] | None, pg: dict[str, Any]) -> list[str]:
+    """Tablehand on SQLite and on PostgreSQL under the same load, side by side."""
+    runs = [("SQLite", sqlite), ("PostgreSQL", pg)]
+    runs = [(name, r) for name, r in runs if r is not None]
+    lines = [
+        "",
+        "## SQLite and PostgreSQL, side by side",
+        "",
+        f"The same mix at {pg['offered_rate']:g}/s across {pg['channels']} channels, one bot "
+        "process each (with `load`, the bots take turns in the same rounds). PostgreSQL: every "
+        "command's block is a transaction holding the channel's advisory lock; no cache.",
+        "",
+        "| store | interactions | answered | errors | p50 | p90 | p99 | max | REST/interaction |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in runs:
+        lat = r["latency"]
+        lines.append(
+            f"| {name} | {r['interactions']} | {r['answered']} | {r['errors']} | "
+            f"{_ms(lat['p50_ms'])} | {_ms(lat['p90_ms'])} | {_ms(lat['p99_ms'])} | "
+            f"{_ms(lat['max_ms'])} | {r['rest_calls_per_interaction']:.2f} |"
+        )
+    kinds = sorted(set().union(*(r["by_kind"] for _, r in runs)))
+    lines += [
+        "",
+        "| kind | " + " | ".join(f"{name} p50 / p99" for name, _ in runs) + " |",
+        "|---|" + "---|" * len(runs),
+    ]
+    for kind in kinds:
+        cells = []
+        for _, r in runs:
+            k = r["by_kind"].get(kind)
+            cells.append("—" if k is None else f"{_ms(k['p50_ms'])} / {_ms(k['p99_ms'])}")
+        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _shards_section(s: dict[str, Any]) -> list[str]:
+    """One process serving two shards against two processes serving one each."""
+    lines = [
+        "",
+        "## One vs two shard processes (PostgreSQL, two guilds, two shards)",
+        "",
+        f"{s['rate']:g}/s offered across {s['channels']} channels in two guilds, one on each "
+        "shard; the same seeded fights for each layout.",
+        "",
+        "| layout | interactions | answered/s | errors | p50 | p99 | max |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for layout, name in (
+        ("one_process", "1 process, shards 0+1"),
+        ("two_processes", "2 processes, 1 shard each"),
+    ):
+        r = s.get(layout)
+        if r is None:
+            continue
+        lat = r["latency"]
+        lines.append(
+            f"| {name} | {r['interactions']} | {r['answered_per_s']:.1f} | {r['errors']} | "
+            f"{_ms(lat['p50_ms'])} | {_ms(lat['p99_ms'])} | {_ms(lat['max_ms'])} |"
+        )
     return lines
 
 

@@ -15,7 +15,7 @@ from bot.rules.models import Character, Combatant, Encounter, PendingAttack
 from bot.store import GuildSettings, MemoryStore, SQLiteStore, Store, StoreConflict
 from bot.store.migrations import LATEST_VERSION
 from bot.store.sqlite import DatabaseInUse
-from tests.conftest import fresh_database
+from tests.postgres import fresh_database
 
 CHANNEL = 1001
 OTHER_CHANNEL = 1002

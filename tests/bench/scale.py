@@ -1,0 +1,112 @@
+"""Scale-out parts: Tablehand on PostgreSQL beside SQLite, and one vs two shard processes.
+
+PostgreSQL is `TABLEHAND_TEST_POSTGRES` (an admin URL) or a throwaway cluster started
+from the machine's PostgreSQL (tests/postgres.py); each run gets a fresh database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from bot.sandbox.harness import BotProcess
+from bot.sandbox.server import LoopbackDiscord
+from bot.sandbox.world import Channel
+from tests import postgres
+from tests.bench.load import run_load
+from tests.bench.mix import Mix, Scene
+from tests.bench.world import STORED_AGO, build_encounter, combatant_names, seed_tracker
+
+
+@contextlib.asynccontextmanager
+async def postgres_admin() -> AsyncIterator[str]:
+    """Yield an admin URL of a PostgreSQL server: the configured one, or a throwaway cluster."""
+    configured = os.environ.get(postgres.URL_VARIABLE)
+    if configured:
+        yield configured
+        return
+    cluster = postgres.start()
+    try:
+        yield cluster.url
+    finally:
+        postgres.stop(cluster.directory)
+
+
+async def seed_postgres(
+    url: str, server: LoopbackDiscord, channels: list[Channel], combatants: int, *, seed: int = 7
+) -> None:
+    """Give each channel a running encounter in PostgreSQL and its pinned tracker."""
+    from bot.store.postgres import PostgresStore
+
+    rng = random.Random(seed)
+    gm = server.member("gm")
+    async with PostgresStore(url) as store:
+        for channel in channels:
+            guild = server.guild_of(channel)
+            encounter = build_encounter(channel.id, guild.id, gm.id, combatants, rng)
+            seed_tracker(server, channel, encounter)
+            async with store.channel(channel.id) as state:
+                state.encounter = encounter
+        # Dated before the start-up tracker reconciliation's window, as the SQLite seeding is.
+        await store.pool.execute("UPDATE encounters SET updated_at = $1", time.time() - STORED_AGO)
+
+
+async def start_on_postgres(
+    server: LoopbackDiscord, url: str, log_path: Path, **env: str
+) -> BotProcess:
+    """Start `python -m bot run` on a PostgreSQL database."""
+    await asyncio.to_thread(log_path.unlink, missing_ok=True)
+    return await BotProcess.start(
+        server, env={"TABLEHAND_DATABASE_URL": url, **env}, log_path=log_path
+    )
+
+
+async def shards(mix: Mix, opts: Any, admin_url: str) -> dict[str, Any]:
+    """Offer the same load to one process serving two shards, then to two processes with one each."""
+    from tests.bench.parts import summarise_load, wait_settled
+
+    out: dict[str, Any] = {"rate": opts.shard_rate, "channels": opts.channels}
+    per_guild = max(1, opts.channels // 2)
+    for layout, shard_ids in (("one_process", [None]), ("two_processes", ["0", "1"])):
+        async with (
+            LoopbackDiscord(guilds=2, tables=per_guild) as server,
+            postgres.fresh_database(admin_url) as url,
+        ):
+            channels = [c for g in server.guilds.values() for c in g.text_channels()]
+            await seed_postgres(url, server, channels, opts.combatants)
+            procs = []
+            try:
+                for n, ids in enumerate(shard_ids):
+                    env = {"TABLEHAND_SHARD_COUNT": "2"} | (
+                        {"TABLEHAND_SHARD_IDS": ids} if ids else {}
+                    )
+                    log = opts.workdir / f"shards-{layout}-{n}.log"
+                    procs.append(await start_on_postgres(server, url, log, **env))
+                await server.wait_until(
+                    lambda: server.connected_shards() == {0: 1, 1: 1}, timeout=30
+                )
+                for proc in procs:
+                    await wait_settled(server, proc)
+                scenes = [Scene(c, combatant_names(opts.combatants)) for c in channels]
+                run = await run_load(
+                    server,
+                    scenes,
+                    mix.synced(server),
+                    bot="tablehand",
+                    rate=opts.shard_rate,
+                    duration=opts.shard_duration,
+                    warmup=opts.warmup,
+                )
+                summary = summarise_load(run, {})
+            finally:
+                for proc in procs:
+                    await proc.stop()
+        summary["answered_per_s"] = summary["answered"] / max(summary["duration_s"], 1e-9)
+        out[layout] = summary
+    return out
