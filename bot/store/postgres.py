@@ -38,7 +38,8 @@ except ImportError:  # the optional `postgres` extra
 
 log = logging.getLogger(__name__)
 
-POOL_SIZE = 20
+BLOCK_POOL_SIZE = 10  # connections for channel blocks (each holds one for its length)
+POOL_SIZE = 5  # connections for everything else: scans, sheets, settings, leases
 MIGRATION_LOCK = 0x7461626C  # "tabl": far below any channel id, which are snowflakes
 SETTINGS_CHANNEL = "tablehand_settings"
 NOW = "extract(epoch from clock_timestamp())"  # the database's clock: one for every process
@@ -121,7 +122,9 @@ class PostgresStore(Store):
 
     multi_process = True
 
-    def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
+    def __init__(
+        self, url: str, *, pool_size: int = POOL_SIZE, block_pool_size: int = BLOCK_POOL_SIZE
+    ) -> None:
         super().__init__()
         if asyncpg is None:
             raise StoreError(
@@ -130,7 +133,12 @@ class PostgresStore(Store):
             )
         self.url = url
         self.pool_size = pool_size
+        self.block_pool_size = block_pool_size
         self._pool: Any = None
+        # Channel blocks draw from a pool of their own: a block that reads the settings or
+        # the round log meanwhile takes a second connection, and if blocks could hold every
+        # connection of one pool, they would wait for each other for ever.
+        self._block_pool: Any = None
         self._listener: Any = None
 
     @property
@@ -144,7 +152,11 @@ class PostgresStore(Store):
             self._pool = await asyncpg.create_pool(
                 self.url, min_size=1, max_size=self.pool_size, command_timeout=60
             )
+            self._block_pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.block_pool_size, command_timeout=60
+            )
         except (OSError, asyncpg.PostgresError) as error:
+            await self.close()
             raise StoreError(
                 f"Cannot connect to the PostgreSQL database in TABLEHAND_DATABASE_URL: {error}"
             ) from None
@@ -161,9 +173,11 @@ class PostgresStore(Store):
             listener, self._listener = self._listener, None
             with contextlib.suppress(Exception):
                 await listener.close()
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
-            await pool.close()
+        for name in ("_block_pool", "_pool"):
+            pool = getattr(self, name)
+            if pool is not None:
+                setattr(self, name, None)
+                await pool.close()
 
     def _settings_changed(self, connection: object, pid: int, channel: str, payload: str) -> None:
         """Another process (or this one) saved a server's settings: read them anew."""
@@ -206,7 +220,9 @@ class PostgresStore(Store):
     # Channels
     @asynccontextmanager
     async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
-        async with self.pool.acquire() as conn, conn.transaction():
+        if self._block_pool is None:
+            raise RuntimeError("the store is not open")
+        async with self._block_pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", channel_id)
             yield conn
 

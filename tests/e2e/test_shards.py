@@ -260,3 +260,19 @@ async def test_a_rolling_restart_resolves_every_attack_exactly_once(
         )
     for prompt, _ in prompts:
         assert await resolutions(deployment, prompt) == (1, 1)
+
+
+async def test_a_process_whose_lease_lapsed_stops_serving_that_shard(
+    deployment: Deployment,
+) -> None:
+    """A process went on serving a shard after its lease was no longer its own."""
+    await deployment.start("holder", shards="0,1")
+    await deployment.serving({0: 1, 1: 1})
+    # As if the process had been cut off long enough for another to take shard 1 over.
+    await deployment.stored(
+        "UPDATE shard_leases SET owner = 'another process', expires_at = expires_at + 3600"
+        " WHERE shard_id = 1"
+    )
+    await deployment.serving({0: 1})
+    gm = SandboxTable(deployment.server, timeout=10).user("gm")
+    assert not (await gm.run("/init start", channel=deployment.table_of(0))).ephemeral
