@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run sandbox test bench lint format
+.PHONY: run sync-commands sandbox test bench lint format
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)  ## install and start the bot (the sandbox when no DISCORD_TOKEN is configured)
 	$(BIN)/tablehand
+
+sync-commands: $(STAMP)  ## register the slash commands with Discord (once, and after upgrades)
+	$(BIN)/tablehand sync-commands
 
 sandbox: $(STAMP)  ## the terminal table, even when a token is configured
 	$(BIN)/tablehand sandbox
