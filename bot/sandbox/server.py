@@ -548,6 +548,7 @@ class LoopbackDiscord:
             conn.queue.put_nowait(None)
             with contextlib.suppress(asyncio.CancelledError):
                 await conn.writer
+            self.changed()  # a session went away: waits on the live shards re-check
         return ws
 
     async def _on_gateway_frame(self, conn: _Connection, frame: dict[str, Any]) -> None:
