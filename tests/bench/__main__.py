@@ -55,6 +55,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         "--quick", action="store_true", help="short, small runs (a few seconds each)"
     )
     parser.add_argument("--rate", type=float, help="interactions offered per second (default 200)")
+    parser.add_argument(
+        "--shard-rate", type=float, help="offered to one vs two shard processes (default 300)"
+    )
     parser.add_argument("--channels", type=int, help="channels under load (default 100)")
     parser.add_argument("--combatants", type=int, default=10, help="per encounter (default 10)")
     parser.add_argument("--duration", type=float, help="measured seconds per load run (default 30)")
@@ -88,6 +91,8 @@ def options(args: argparse.Namespace) -> parts.Options:
         opts.rest_repeats, opts.rss_encounters, opts.stored_encounters = 1, 100, 1000
         opts.lookup_rounds = 3
         opts.shard_rate, opts.shard_duration = 100, 3.0
+    if args.shard_rate is not None:
+        opts.shard_rate = args.shard_rate
     for name in ("rate", "channels", "duration", "warmup", "rounds"):
         if getattr(args, name) is not None:
             setattr(opts, name, getattr(args, name))
