@@ -9,6 +9,7 @@ leases of two seconds, so a dead process's shards are taken over within seconds.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import signal
 from collections.abc import AsyncIterator
@@ -17,10 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.rules.models import Encounter
 from bot.sandbox.client import InteractionResult, SandboxTable
 from bot.sandbox.harness import BotProcess
 from bot.sandbox.server import LoopbackDiscord, shard_of
 from bot.sandbox.world import Channel
+from tests.e2e.invariants import tracker_shows
 
 pytestmark = pytest.mark.e2e
 
@@ -53,10 +56,10 @@ class Deployment:
         self.processes.append(process)
         return process
 
-    def table_of(self, shard: int, count: int = 2) -> Channel:
-        """Return `table-1` of the first guild on a shard."""
-        guild = next(g for g in self.server.guilds.values() if shard_of(g.id, count) == shard)
-        return guild.text_channels()[0]
+    def table_of(self, shard: int, count: int = 2, nth: int = 0) -> Channel:
+        """Return `table-1` of the nth guild on a shard."""
+        guilds = [g for g in self.server.guilds.values() if shard_of(g.id, count) == shard]
+        return guilds[nth].text_channels()[0]
 
     async def serving(self, expected: dict[int, int]) -> None:
         """Wait until exactly these shards have live sessions (shard → sessions)."""
@@ -192,9 +195,18 @@ async def test_a_killed_process_s_shards_are_taken_over_and_its_defenses_resolve
     by_timer = await pending_attack(table, channel, 1)
     await admin.run("/settings defense_timeout seconds:120", channel=channel)
     by_click = await pending_attack(table, channel, 2)
+    # Elsewhere on the shard, a tracker edit is still waiting out its second when the process
+    # dies: only the takeover's catch-up can bring that tracker to the stored state.
+    quiet = deployment.table_of(0, nth=1)
+    await gm.run("/init start", channel=quiet)
+    await table.user("alice").run("/init join character:Mira grit:30", channel=quiet)
+    await gm.run("/grit damage combatant:Mira amount:1", channel=quiet)
+    await gm.run("/grit damage combatant:Mira amount:2", channel=quiet)
     killed_session = deployment.server.live_session(0)
 
     assert await doomed.kill() != 0
+    pinned = deployment.server.pinned(quiet)[0]
+    assert "27/30" not in json.dumps(pinned.embeds)  # the dead process never showed it
     await deployment.server.wait_until(
         lambda: deployment.server.live_session(0) not in (None, killed_session),
         timeout=20,
@@ -213,6 +225,14 @@ async def test_a_killed_process_s_shards_are_taken_over_and_its_defenses_resolve
         "SELECT pending FROM encounters WHERE channel_id = $1", channel.id
     )
     assert pending == (False,)
+    ((data,),) = await deployment.stored(
+        "SELECT data FROM encounters WHERE channel_id = $1", quiet.id
+    )
+    stored = Encounter.model_validate_json(data)
+    assert stored.combatants[0].grit == 27
+    await table.channel(quiet).wait_for(
+        lambda ch: tracker_shows(pinned, stored), timeout=20, what="the tracker caught up"
+    )
     again = await by_click.click("Block", as_user="gm") if by_click.buttons else None
     assert again is None  # the answered prompt offers no buttons any more
 
@@ -276,3 +296,21 @@ async def test_a_process_whose_lease_lapsed_stops_serving_that_shard(
     await deployment.serving({0: 1})
     gm = SandboxTable(deployment.server, timeout=10).user("gm")
     assert not (await gm.run("/init start", channel=deployment.table_of(0))).ephemeral
+
+
+async def test_one_process_on_sqlite_serves_every_shard(tmp_path: Path) -> None:
+    """One process with SQLite and TABLEHAND_SHARD_COUNT did not serve both shards' guilds."""
+    async with LoopbackDiscord(guilds=2) as server:
+        process = await BotProcess.start(
+            server, db_path=tmp_path / "one.db", env={"TABLEHAND_SHARD_COUNT": "2"}
+        )
+        try:
+            await server.wait_until(lambda: server.connected_shards() == {0: 1, 1: 1}, timeout=20)
+            gm = SandboxTable(server, timeout=10).user("gm")
+            for guild in server.guilds.values():
+                channel = guild.text_channels()[0]
+                assert not (await gm.run("/init start", channel=channel)).ephemeral
+                assert "Ogre" in (await gm.run("/init add name:Ogre", channel=channel)).text
+        finally:
+            assert await process.stop() == 0, process.log_tail()
+        assert "serving shards [0, 1] of 2" in process.log_path.read_text()
