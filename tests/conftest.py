@@ -16,8 +16,6 @@ import pytest
 from tests import postgres
 from tests.postgres import fresh_database
 
-__all__ = ["fresh_database"]
-
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
