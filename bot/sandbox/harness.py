@@ -32,6 +32,7 @@ import yarl
 from bot.sandbox.server import LoopbackDiscord, SandboxError
 
 SANDBOX_TOKEN = "sandbox-token"
+BARE_BOT = ("-m", "bot.sandbox.bare")
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BotT = TypeVar("BotT", bound=discord.Client)
 
@@ -203,9 +204,11 @@ class BotProcess:
         log_path = Path(
             log_path or (Path(db_path).with_suffix(".log") if db_path else "bot-process.log")
         )
-        if tuple(args) == ("-m", "bot", "run") and not server.commands:
-            # `run` no longer registers commands: a new Discord gets them the way a deploy
-            # does, from `tablehand sync-commands` (once per server, not per start).
+        if tuple(args[:2]) != BARE_BOT and not server.commands:
+            # Tablehand (`python -m bot run`, or a wrapper of it) no longer registers its
+            # commands on start: a new Discord gets them the way a deploy does, from
+            # `tablehand sync-commands` (once per server, not per start). The bare bot
+            # registers its own.
             await sync_commands(server, db_path=db_path, env=env, log_path=log_path, cwd=cwd)
         before = server.stats.identifies + server.stats.resumes
         log_file = _append(log_path)
