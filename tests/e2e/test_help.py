@@ -31,7 +31,10 @@ def real_bot(server: LoopbackDiscord, tmp_path: Path, *, guilds: bool = True) ->
         gateway_url=server.gateway_url,
         guild_ids=[server.guild.id] if guilds else [],
     )
-    return Tablehand(settings, rng=random.Random(7), extensions=cog_extensions())
+    # Each test's loopback Discord is new: the bot registers its commands as it starts.
+    return Tablehand(
+        settings, rng=random.Random(7), extensions=cog_extensions(), sync_on_start=True
+    )
 
 
 def root_ids(server: LoopbackDiscord) -> dict[str, str]:
