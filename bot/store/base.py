@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
@@ -25,6 +24,7 @@ from pydantic import Field, ValidationError
 
 from bot.errors import NoEncounter, StoreError
 from bot.rules.models import Character, Encounter, LogEntry, Model
+from bot.rules.names import name_key
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +44,10 @@ class StoreConflict(StoreError):
 
 def character_key(name: str) -> str:
     """Return the form two character names share when they count as the same name."""
-    # One rule for every backend: Unicode compatibility forms folded, then case folded
-    # (SQLite's NOCASE folds only ASCII, so "ärger" and "Ärger" used to be two sheets).
-    return unicodedata.normalize("NFKC", name).casefold().strip()
+    # One rule for every backend, the game's own (bot/rules/names.py): NFKC, nothing
+    # invisible, case folded. SQLite's NOCASE folds only ASCII, so "ärger" and "Ärger"
+    # used to be two sheets there and one in the in-memory store.
+    return name_key(name)
 
 
 class GuildSettings(Model):

@@ -519,7 +519,13 @@ async def test_scans_keep_to_the_guilds_a_process_owns(store: Store) -> None:
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("ärger", "Ärger"), ("Mira", "MIRA"), ("Ｍｉｒａ", "mira"), ("Strauß", "STRAUSS")],
+    [
+        ("ärger", "Ärger"),
+        ("Mira", "MIRA"),
+        ("Ｍｉｒａ", "mira"),
+        ("Strauß", "STRAUSS"),
+        ("Gob\u200blin", "goblin"),
+    ],
 )
 async def test_character_names_clash_by_one_rule_on_every_backend(
     store: Store, first: str, second: str
