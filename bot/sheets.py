@@ -1,8 +1,10 @@
 """Character sheets outside the fight: finding the caller's own, and holding one to change it.
 
 A character belongs to one player on one server [GAME.md §1]. `/character` and `/grit`
-both read and write sheets through here; while a fight plays a character, its sheet's
-Grit belongs to the fight and is written back when it leaves or the fight ends.
+both read and write sheets through here, and the store holds each sheet's lock and
+writes only what changed (`Store.sheet`). A character is in at most one fight; while it
+is, its sheet's Grit belongs to the fight and is written back when it leaves or the
+fight ends (the store refuses a change of it meanwhile).
 """
 
 from __future__ import annotations
@@ -17,15 +19,11 @@ from discord import app_commands
 from bot.errors import NotFound, RuleViolation
 from bot.rules.models import Character, Combatant
 from bot.rules.names import clean_name, name_key
-from bot.store import Store
-from bot.store.base import KeyedLocks
+from bot.store import SheetState, Store
 from bot.table import name_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
-
-# One lock per character sheet: /character edit and /grit on a sheet load → change → save.
-SHEET_LOCKS = KeyedLocks()
 
 
 async def fight_holding(store: Store, character_id: int) -> int | None:
@@ -62,27 +60,12 @@ async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Cha
 @asynccontextmanager
 async def own_sheet(
     store: Store, guild_id: int, owner_id: int, name: str
-) -> AsyncIterator[Character]:
-    """Hold the caller's named sheet under its lock; save it when the block ends cleanly."""
+) -> AsyncIterator[SheetState]:
+    """Hold the caller's named sheet under the store's lock; write what changed on a clean exit."""
     found = await find_own(store, guild_id, owner_id, name)
     assert found.id is not None
-    async with SHEET_LOCKS.hold(found.id):
-        character = await store.character_by_id(found.id)  # as it is now, under the lock
-        if character is None:
-            raise NotFound(f"You have no character named {clean_name(name)!r} on this server.")
-        yield character
-        await store.save_character(character)
-
-
-async def refuse_grit_in_fight(store: Store, character: Character) -> None:
-    """Refuse a change to a sheet's Grit while a fight holds the character's copy."""
-    assert character.id is not None
-    channel_id = await fight_holding(store, character.id)
-    if channel_id is not None:
-        raise RuleViolation(
-            f"{character.name} is in the fight in <#{channel_id}>: change their Grit there "
-            "with /grit; the fight writes it back when they leave or it ends."
-        )
+    async with store.sheet(found.id) as sheet:  # the sheet as it is now, under its lock
+        yield sheet
 
 
 async def refuse_in_fight(store: Store, character: Character, doing: str) -> None:

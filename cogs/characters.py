@@ -4,10 +4,11 @@
 (a Discord modal); typed options create or change a sheet at once, for those who prefer.
 
 A character belongs to one player on one server; nobody else can show, edit, use or
-delete it. `/init join` plays the active character: the fight takes a copy, and its
-Grit is written back to the sheet when the character leaves or the fight ends. While
-the fight holds that copy, changes to the sheet's Grit are refused (they would be
-overwritten by the write-back); other edits apply to the next fight.
+delete it. `/init join` plays the active character: the fight holds the sheet and plays
+a copy, and its Grit is written back to the sheet when the character leaves or the
+fight ends. While the fight holds it, changes to the sheet's Grit are refused (the
+fight's Grit is the live one); other edits apply to the next fight. An edit writes only
+the fields it changes (the store's `sheet` block), so it never undoes a write-back.
 """
 
 from __future__ import annotations
@@ -37,16 +38,14 @@ from bot.rules.models import (
 )
 from bot.rules.names import clean_name
 from bot.sheets import (
-    SHEET_LOCKS,
     character_choices,
     fight_holding,
     find_own,
     own_named,
     own_sheet,
-    refuse_grit_in_fight,
     refuse_in_fight,
 )
-from bot.store import Store
+from bot.store import SheetState, Store
 from bot.views import ConfirmButton, confirm_template
 
 if TYPE_CHECKING:
@@ -184,9 +183,8 @@ class DeleteConfirm(ConfirmButton, template=confirm_template("delete_character")
             )
             return
         assert character.id is not None
-        async with SHEET_LOCKS.hold(character.id):
-            await refuse_in_fight(store, character, "delete them")
-            await store.delete_character(character.guild_id, user_id, character.name)
+        async with store.sheet(character.id) as sheet:
+            sheet.delete()  # refused while a fight holds the character
         await interaction.response.edit_message(
             content=f"**{name_text(character.name)}** is deleted.", view=None
         )
@@ -203,6 +201,9 @@ class CharacterForm(discord.ui.Modal):
         sheet: Stats = character if character is not None else Stats()
         more = MORE_FIELDS if editing else NEW_SHEET_MORE
         self.allowed = more
+        # The sheet as the form shows it: a submit changes only what the player changed
+        # here, never a field the sheet has changed in since (a fight's Grit written back).
+        self.shown = {f: getattr(character, f) for f in (*FORM_BOXES, *more)} if character else {}
         boxes = (
             ("name", "Name", character.name if character else None, NAME_MAX),
             ("physical", "Physical", str(sheet.physical), 4),
@@ -244,6 +245,11 @@ class CharacterForm(discord.ui.Modal):
             await self.cog.create_sheet(interaction, self.values(None))
         else:
             await self.cog.edit_sheet(interaction, self.character_id, self)
+
+    def changed(self) -> dict[str, Any]:
+        """Return the fields the player changed in the form, each read as its field's type."""
+        fields = self.values(self.shown.get("max_grit"))
+        return {f: v for f, v in fields.items() if self.shown.get(f) != v}
 
     async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:
         await report_error(interaction, error)
@@ -331,7 +337,7 @@ class Characters(
                 f"You have {MAX_CHARACTERS} characters on this server, the most allowed; "
                 "delete one first."
             )
-        character = await self.store.save_character(
+        character = await self.store.create_character(
             Character(guild_id=guild_id, owner_id=owner_id, **fields)
         )
         assert character.id is not None
@@ -399,9 +405,10 @@ class Characters(
             raise BadInput("Give both field and value, or leave both out to edit in a form.")
         new = parse_field(field, value)  # before any look-up: a bad value changes nothing
         name = name or (await self._named_or_active(guild_id, owner_id, None)).name
-        async with own_sheet(self.store, guild_id, owner_id, name) as character:
+        async with own_sheet(self.store, guild_id, owner_id, name) as sheet:
+            character = sheet.character
             old = getattr(character, field)
-            change = await self._change(character, {field: new}, guild_id, owner_id)
+            change = await self._change(sheet, {field: new}, guild_id, owner_id)
         if change is not None:
             # A Grit change is the table's business: announced like /grit.
             await interaction.response.send_message(grit_change_text(change, gm_view=True))
@@ -422,11 +429,12 @@ class Characters(
         return active
 
     async def _change(
-        self, character: Character, changed: dict[str, Any], guild_id: int, owner_id: int
+        self, sheet: SheetState, changed: dict[str, Any], guild_id: int, owner_id: int
     ) -> GritChange | None:
         """Apply checked field values to a held sheet; return the Grit change, if any."""
+        character = sheet.character
         if any(field in GRIT_FIELDS for field in changed):
-            await refuse_grit_in_fight(self.store, character)
+            sheet.require_own_grit()
             grit = changed.get("grit", character.grit)
             top = changed.get("max_grit", character.max_grit)
             if "grit" in changed and grit > top:
@@ -450,11 +458,12 @@ class Characters(
         current = await self.store.character_by_id(character_id)
         if current is None or (current.guild_id, current.owner_id) != (guild_id, owner_id):
             raise NotFound("That character is gone.")
-        fields = form.values(current.max_grit)
-        async with own_sheet(self.store, guild_id, owner_id, current.name) as character:
-            changed = {f: v for f, v in fields.items() if getattr(character, f) != v}
+        changed = form.changed()
+        async with self.store.sheet(character_id) as sheet:
+            character = sheet.character
+            changed = {f: v for f, v in changed.items() if getattr(character, f) != v}
             before = {f: getattr(character, f) for f in changed}
-            change = await self._change(character, changed, guild_id, owner_id)
+            change = await self._change(sheet, changed, guild_id, owner_id)
         name = name_text(character.name)
         lines = [
             f"{f.replace('_', ' ')} {shown(before[f])} → {shown(v)}"

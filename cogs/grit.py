@@ -27,13 +27,7 @@ from bot.rules.dice import ExpressionRoll, check_expression, roll_expression
 from bot.rules.grit import GritChange, change_grit, die_of
 from bot.rules.models import Character, Combatant
 from bot.rules.names import name_key
-from bot.sheets import (
-    as_played,
-    character_choices,
-    find_own,
-    own_sheet,
-    refuse_grit_in_fight,
-)
+from bot.sheets import as_played, character_choices, find_own, own_sheet
 from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
 
 if TYPE_CHECKING:
@@ -147,9 +141,9 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         """Change the Grit of the caller's own character outside combat, save it, and say so."""
         await self._own_character(interaction, name, in_encounter)
         guild_id = interaction.guild_id or 0
-        async with own_sheet(self.bot.store, guild_id, interaction.user.id, name) as character:
-            await refuse_grit_in_fight(self.bot.store, character)
-            change, roll = write(character)
+        async with own_sheet(self.bot.store, guild_id, interaction.user.id, name) as sheet:
+            sheet.require_own_grit()  # before any dice are rolled
+            change, roll = write(sheet.character)
         # A sheet is a player's own character: its numbers are no secret.
         text = _with_roll(grit_change_text(change, gm_view=True), roll)
         await interaction.response.send_message(text)

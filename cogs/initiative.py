@@ -340,13 +340,16 @@ class Initiative(
             "max_grit": max_grit,
             "initiative_bonus": initiative_bonus,
         }
-        joining = _joining(sheet, character or user.display_name, user.id, typed)
         async with at_table(interaction) as table:
             encounter = table.encounter
-            if joining.character_id and any(
-                c.character_id == joining.character_id for c in encounter.combatants
-            ):
-                raise RuleViolation(f"{joining.name} is already in this fight.")
+            if sheet is not None:
+                assert sheet.id is not None
+                if any(c.character_id == sheet.id for c in encounter.combatants):
+                    raise RuleViolation(f"{sheet.name} is already in this fight.")
+                # The fight holds the sheet from now on (one fight at a time), and plays
+                # the sheet as it is at this moment, not as it was looked up above.
+                sheet = await table.state.claim_sheet(sheet.id)
+            joining = _joining(sheet, character or user.display_name, user.id, typed)
             flow.add_combatant(encounter, joining, self.bot.rng)
             table.say(f"**{name_text(joining.name)}** joins the fight.", about=joining)
 

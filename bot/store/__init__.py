@@ -1,6 +1,13 @@
 """Per-channel state: the store contract and its SQLite, PostgreSQL and in-memory backends."""
 
-from bot.store.base import ChannelState, GuildSettings, Store, StoreConflict
+from bot.store.base import (
+    ChannelState,
+    GuildSettings,
+    SheetInFight,
+    SheetState,
+    Store,
+    StoreConflict,
+)
 from bot.store.memory import MemoryStore
 from bot.store.sqlite import SQLiteStore
 
@@ -9,6 +16,8 @@ __all__ = [
     "GuildSettings",
     "MemoryStore",
     "SQLiteStore",
+    "SheetInFight",
+    "SheetState",
     "Store",
     "StoreConflict",
     "open_store",

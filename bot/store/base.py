@@ -6,9 +6,29 @@ every change at once; an exception rolls all of them back. Each stored encounter
 a version, checked when it is written: an update that another writer overtook raises
 `StoreConflict` instead of silently undoing the other write.
 
-Backends (SQLite, PostgreSQL, in-memory) implement `_load` and `_commit`; one that can
-serve several processes overrides `_channel_transaction` to take the channel's lock in
-the database.
+Character sheets belong to the store too. `async with store.sheet(character_id) as
+sheet:` holds that sheet's lock (one per sheet; on PostgreSQL an advisory lock, so the
+processes queue too), hands over `sheet.character` to change, and on a clean exit
+writes back only the fields the block changed — any field, a list like `tags` (or a
+sheet's weapons) as a whole — never the whole sheet over someone else's change of
+another field. `sheet.delete()` deletes it instead. Never open a channel block inside a
+sheet block: channel blocks take sheet locks (below), so that order could deadlock.
+
+A character is in at most one fight. `/init join` takes the sheet inside the joining
+channel's block with `state.claim_sheet(id)`: it holds the sheet's lock until that
+block ends and returns the sheet as it is now (the copy the fight plays is the sheet
+the claim recorded), and the claim is written with the block's commit, conditionally:
+a sheet another fight holds is refused (`SheetInFight`, naming that fight's channel).
+While claimed, the sheet's Grit (`FIGHT_FIELDS`) is the fight's: a sheet block that
+changes it is refused, and the fight writes it back (`state.write_back`) when the
+character leaves or the fight ends. The claim follows the encounter: it is released in
+the commit that takes the character out of it, or deletes the encounter (a damaged one
+too). `character_fight(id)` reads it.
+
+Backends (SQLite, PostgreSQL, in-memory) implement `_load` and `_commit`, and the sheet
+primitives (`_load_sheet`, `_write_sheet`, `_delete_sheet`); one that can serve several
+processes overrides `_channel_transaction`, `_sheet_transaction` and
+`_lock_sheet_in_database` to take the locks in the database.
 """
 
 from __future__ import annotations
@@ -17,12 +37,13 @@ import asyncio
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Collection
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import Field, ValidationError
 
-from bot.errors import NoEncounter, StoreError
+from bot.errors import NoEncounter, NotFound, RuleViolation, StoreError
 from bot.rules.models import Character, Encounter, LogEntry, Model
 from bot.rules.names import name_key
 
@@ -39,6 +60,46 @@ class StoreConflict(StoreError):
     def __init__(self) -> None:
         super().__init__(
             "Someone else changed this channel at the same moment, so nothing was saved. Try again."
+        )
+
+
+# What a fight owns of a sheet it holds: written back when the character leaves it.
+FIGHT_FIELDS = frozenset({"grit", "max_grit", "injuries"})
+# What a sheet block may not change: whose sheet it is, and where.
+FIXED_FIELDS = frozenset({"guild_id", "owner_id"})
+SHEET_GONE = "That character no longer exists."
+
+
+class SheetInFight(RuleViolation):
+    """A fight holds this character's sheet: it joins no other, and its Grit is the fight's."""
+
+    def __init__(self, message: str, channel_id: int) -> None:
+        super().__init__(message)
+        self.channel_id = channel_id
+
+    @classmethod
+    def joining(cls, name: str, channel_id: int, here: int) -> SheetInFight:
+        if channel_id == here:
+            return cls(f"{name} is already in this fight.", channel_id)
+        return cls(
+            f"{name} is already in the fight in <#{channel_id}>; a character is in one fight "
+            "at a time, so they can join here once they have left it.",
+            channel_id,
+        )
+
+    @classmethod
+    def grit(cls, name: str, channel_id: int) -> SheetInFight:
+        return cls(
+            f"{name} is in the fight in <#{channel_id}>: change their Grit there with /grit; "
+            "the fight writes it back when they leave or it ends.",
+            channel_id,
+        )
+
+    @classmethod
+    def deleting(cls, name: str, channel_id: int) -> SheetInFight:
+        return cls(
+            f"{name} is in the fight in <#{channel_id}>; delete them after they leave it.",
+            channel_id,
         )
 
 
@@ -89,6 +150,16 @@ class ChannelChanges:
     version: int = 0  # the version loaded: the write must find the row still at it
     pending_attacks: bool = False  # what the scans look for, for backends that index it
     character_ids: list[int] = field(default_factory=list)
+    # Sheets this fight takes (each must be free), and those it lets go: the characters
+    # that left it, or every one it holds (`release_all`) when the encounter is deleted.
+    claims: list[int] = field(default_factory=list)
+    released: list[int] = field(default_factory=list)
+    release_all: bool = False
+
+    @property
+    def anything(self) -> bool:
+        """Return whether there is anything to write."""
+        return bool(self.write_encounter or self.log or self.character_grit or self.claims)
 
 
 class KeyedLocks:
@@ -117,23 +188,83 @@ class KeyedLocks:
         return len(self._locks)
 
 
+def sheet_fields(character: Character) -> dict[str, Any]:
+    """Return a sheet's stored fields as JSON values (its id is the row's, not the sheet's)."""
+    return character.model_dump(mode="json", exclude={"id"})
+
+
+@dataclass(frozen=True)
+class LoadedSheet:
+    """What a backend hands back for one sheet: the sheet, and the fight holding it."""
+
+    character: Character
+    fight_channel: int | None  # the channel whose fight holds the sheet, if any
+
+
+class SheetState:
+    """One character sheet inside a `store.sheet()` block: change `character`, or delete it."""
+
+    def __init__(self, loaded: LoadedSheet) -> None:
+        self.character = loaded.character
+        self.fight_channel = loaded.fight_channel  # a claim needs the lock: a free sheet stays free
+        self._before = sheet_fields(loaded.character)
+        self.deleted = False
+
+    def require_own_grit(self) -> None:
+        """Refuse a change of Grit while a fight holds the sheet (the fight's is the live one)."""
+        if self.fight_channel is not None:
+            raise SheetInFight.grit(self._before["name"], self.fight_channel)
+
+    def delete(self) -> None:
+        """Delete the sheet when the block ends; refuse while a fight holds it."""
+        if self.fight_channel is not None:
+            raise SheetInFight.deleting(self._before["name"], self.fight_channel)
+        self.deleted = True
+
+    def changes(self) -> dict[str, Any]:
+        """Return the fields the block changed, each as its new JSON value."""
+        after = sheet_fields(self.character)
+        changed = {key: value for key, value in after.items() if self._before.get(key) != value}
+        if changed.keys() & FIXED_FIELDS:
+            raise ValueError(
+                f"a sheet's {', '.join(sorted(changed.keys() & FIXED_FIELDS))} is fixed"
+            )
+        if changed.keys() & FIGHT_FIELDS:
+            self.require_own_grit()
+        return changed
+
+
 class ChannelState:
     """One channel's state inside a `store.channel()` block."""
 
-    def __init__(self, store: Store, channel_id: int, loaded: LoadedChannel) -> None:
+    def __init__(
+        self,
+        store: Store,
+        channel_id: int,
+        loaded: LoadedChannel,
+        transaction: object,
+        held: AsyncExitStack,
+    ) -> None:
         self._store = store
         self.channel_id = channel_id
         self._loaded_json = loaded.encounter_json
         self._version = loaded.version
+        self._transaction = transaction
+        self._held = held  # the sheet locks the block takes, released when it ends
         self._encounter: Encounter | None = None
         self._damage: str | None = None
+        self._loaded_characters: set[int] = set()
         if loaded.encounter_json is not None:
             try:
                 self._encounter = Encounter.model_validate_json(loaded.encounter_json)
             except ValidationError:
                 self._damage = loaded.encounter_json
+            else:
+                self._loaded_characters = _characters_of(self._encounter)
         self._log: list[LogEntry] = []
         self._character_grit: list[GritWriteBack] = []
+        self._claims: list[int] = []
+        self._locked_sheets: set[int] = set()
         self.encounter_written = False  # set once the block committed a changed encounter
 
     @property
@@ -172,14 +303,35 @@ class ChannelState:
         return stored + [entry for entry in self._log if entry.round == round]
 
     def write_back(self, character_id: int, grit: int, max_grit: int, injuries: int) -> None:
-        """Write a fight's Grit back to the character's sheet on commit."""
+        """Write a fight's Grit back to the character's sheet on commit (unless another holds it)."""
         self._character_grit.append(GritWriteBack(character_id, grit, max_grit, injuries))
+
+    async def claim_sheet(self, character_id: int) -> Character:
+        """Take a character's sheet for this channel's fight; return the sheet as it is now.
+
+        The sheet's lock is held until the block ends, so nothing changes it between this
+        read and the claim, which is written with the commit if the character is then in
+        the encounter. A sheet another fight holds is refused (`SheetInFight`).
+        """
+        if character_id not in self._locked_sheets:
+            await self._store._hold_sheet(character_id, self._transaction, self._held)
+            self._locked_sheets.add(character_id)
+        loaded = await self._store._load_sheet(character_id, transaction=self._transaction)
+        if loaded is None:
+            raise NotFound(SHEET_GONE)
+        if loaded.fight_channel is not None:
+            raise SheetInFight.joining(
+                loaded.character.name, loaded.fight_channel, here=self.channel_id
+            )
+        self._claims.append(character_id)
+        return loaded.character
 
     def _changes(self) -> ChannelChanges:
         encounter_json = None if self._encounter is None else self._encounter.model_dump_json()
         damaged_untouched = self._damage is not None
         write = not damaged_untouched and encounter_json != self._loaded_json
         encounter = self._encounter
+        playing = set() if encounter is None else _characters_of(encounter)
         return ChannelChanges(
             channel_id=self.channel_id,
             guild_id=None if encounter is None else encounter.guild_id,
@@ -189,10 +341,16 @@ class ChannelState:
             character_grit=self._character_grit,
             version=self._version,
             pending_attacks=bool(encounter and encounter.pending_attacks),
-            character_ids=[]
-            if encounter is None
-            else [c.character_id for c in encounter.combatants if c.character_id is not None],
+            character_ids=sorted(playing),
+            claims=[c for c in dict.fromkeys(self._claims) if c in playing],
+            released=sorted(self._loaded_characters - playing) if write else [],
+            release_all=write and encounter_json is None,
         )
+
+
+def _characters_of(encounter: Encounter) -> set[int]:
+    """Return the ids of the character sheets an encounter plays."""
+    return {c.character_id for c in encounter.combatants if c.character_id is not None}
 
 
 class Store(ABC):
@@ -204,6 +362,7 @@ class Store(ABC):
 
     def __init__(self) -> None:
         self._channel_locks = KeyedLocks()
+        self._sheet_locks = KeyedLocks()
         self._settings_cache: dict[int, GuildSettings] = {}
         self._damaged_settings: set[int] = set()
 
@@ -228,12 +387,13 @@ class Store(ABC):
         async with (
             self._channel_locks.hold(channel_id),
             self._channel_transaction(channel_id) as transaction,
+            AsyncExitStack() as held_sheets,  # the locks of the sheets the block claims
         ):
             loaded = await self._load(channel_id, transaction=transaction)
-            state = ChannelState(self, channel_id, loaded)
+            state = ChannelState(self, channel_id, loaded, transaction, held_sheets)
             yield state
             changes = state._changes()
-            if changes.write_encounter or changes.log or changes.character_grit:
+            if changes.anything:
                 await self._commit(changes, transaction=transaction)
             state.encounter_written = changes.write_encounter
 
@@ -241,6 +401,62 @@ class Store(ABC):
     async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
         """Hold the channel's lock in the database for a block; yield what load and commit use."""
         yield None  # one process per database: the in-process lock is the whole lock
+
+    # Sheets ------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def sheet(self, character_id: int) -> AsyncIterator[SheetState]:
+        """Hold a character sheet under its lock; write the fields the block changed on exit.
+
+        A change of a fight's fields (`FIGHT_FIELDS`) while a fight holds the sheet is
+        refused with `SheetInFight`, and nothing of the block is written. A name that
+        another of the owner's sheets has is refused with `BadInput`. An unknown id is
+        `NotFound`.
+        """
+        async with (
+            self._sheet_locks.hold(character_id),
+            self._sheet_transaction(character_id) as transaction,
+        ):
+            loaded = await self._load_sheet(character_id, transaction=transaction)
+            if loaded is None:
+                raise NotFound(SHEET_GONE)
+            state = SheetState(loaded)
+            yield state
+            if state.deleted:
+                await self._delete_sheet(character_id, transaction=transaction)
+                return
+            changed = state.changes()
+            if changed:
+                await self._write_sheet(character_id, changed, transaction=transaction)
+
+    @asynccontextmanager
+    async def _sheet_transaction(self, character_id: int) -> AsyncIterator[object]:
+        """Hold a sheet's lock in the database for a block; yield what its reads and writes use."""
+        yield None  # one process per database: the in-process lock is the whole lock
+
+    async def _hold_sheet(
+        self, character_id: int, transaction: object, held: AsyncExitStack
+    ) -> None:
+        """Take a sheet's lock inside a channel block, until the block ends."""
+        await held.enter_async_context(self._sheet_locks.hold(character_id))
+        await self._lock_sheet_in_database(character_id, transaction)
+
+    async def _lock_sheet_in_database(  # noqa: B027 - only a multi-process backend has one
+        self, character_id: int, transaction: object
+    ) -> None:
+        """Take a sheet's lock in the channel block's transaction (a multi-process backend)."""
+
+    async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool:
+        """Delete the owner's character of that name; refuse while a fight holds it."""
+        found = await self.get_character(guild_id, owner_id, name)
+        if found is None or found.id is None:
+            return False
+        try:
+            async with self.sheet(found.id) as sheet:
+                sheet.delete()
+        except NotFound:
+            return False  # deleted meanwhile
+        return True
 
     async def peek(self, channel_id: int) -> Encounter | None:
         """Return the channel's committed encounter without taking its lock (autocomplete)."""
@@ -311,7 +527,7 @@ class Store(ABC):
 
     @abstractmethod
     async def character_fight(self, character_id: int) -> int | None:
-        """Return the channel whose stored encounter plays this character, if any."""
+        """Return the channel whose fight holds this character's sheet, if any."""
 
     @abstractmethod
     async def recent_encounter_channels(
@@ -319,10 +535,29 @@ class Store(ABC):
     ) -> list[int]:
         """Return the channels (in these guilds) whose encounter changed at or after `since`."""
 
-    # Characters: one player's sheets on one server.
+    # Characters: one player's sheets on one server. Changes go through `sheet()`.
     @abstractmethod
-    async def save_character(self, character: Character) -> Character:
-        """Insert or replace a character; return it with its id."""
+    async def create_character(self, character: Character) -> Character:
+        """Store a new character; return it with its id (a name the owner has is BadInput)."""
+
+    @abstractmethod
+    async def _load_sheet(
+        self, character_id: int, *, transaction: object = None
+    ) -> LoadedSheet | None:
+        """Read a sheet and the fight holding it (None: no such sheet)."""
+
+    @abstractmethod
+    async def _write_sheet(
+        self, character_id: int, changed: dict[str, Any], *, transaction: object = None
+    ) -> None:
+        """Write these fields of a sheet (JSON values), and nothing else of it.
+
+        A change of `FIGHT_FIELDS` is written only if no fight holds the sheet.
+        """
+
+    @abstractmethod
+    async def _delete_sheet(self, character_id: int, *, transaction: object = None) -> None:
+        """Delete a sheet no fight holds."""
 
     @abstractmethod
     async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
@@ -333,9 +568,6 @@ class Store(ABC):
 
     @abstractmethod
     async def list_characters(self, guild_id: int, owner_id: int) -> list[Character]: ...
-
-    @abstractmethod
-    async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool: ...
 
     @abstractmethod
     async def set_active_character(

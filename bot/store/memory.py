@@ -9,14 +9,17 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from typing import Any
 
 from bot.errors import BadInput
 from bot.rules.models import Character, LogEntry
 from bot.store.base import (
+    FIGHT_FIELDS,
     ChannelChanges,
     GuildFilter,
     GuildSettings,
     LoadedChannel,
+    LoadedSheet,
     Store,
     StoreConflict,
     character_key,
@@ -34,6 +37,7 @@ class MemoryStore(Store):
         self._updated: dict[int, float] = {}
         self._logs: dict[int, list[LogEntry]] = {}
         self._characters: dict[int, str] = {}
+        self._fights: dict[int, int] = {}  # character id → the channel whose fight holds it
         self._active: dict[tuple[int, int], int] = {}
         self._settings: dict[int, str] = {}
         self._ids = itertools.count(1)
@@ -47,11 +51,14 @@ class MemoryStore(Store):
         )
 
     async def _commit(self, changes: ChannelChanges, *, transaction: object = None) -> None:
-        # No await in here: the whole commit happens at once, like a transaction.
+        # No await in here: the whole commit happens at once, like a transaction; what
+        # could refuse it is checked before anything is written.
         channel_id = changes.channel_id
+        if changes.write_encounter and self._versions.get(channel_id, 0) != changes.version:
+            raise StoreConflict()
+        if any(c not in self._characters or c in self._fights for c in changes.claims):
+            raise StoreConflict()
         if changes.write_encounter:
-            if self._versions.get(channel_id, 0) != changes.version:
-                raise StoreConflict()
             if changes.encounter_json is None:
                 self._encounters.pop(channel_id, None)
                 self._versions.pop(channel_id, None)
@@ -64,17 +71,29 @@ class MemoryStore(Store):
                 self._updated[channel_id] = time.time()
         if changes.log:
             self._logs.setdefault(changes.channel_id, []).extend(changes.log)
+        for character_id in changes.claims:
+            self._fights[character_id] = channel_id
         for write in changes.character_grit:
-            if write.character_id in self._characters:
-                stored = Character.model_validate_json(self._characters[write.character_id])
-                stored = stored.model_copy(
-                    update={
-                        "grit": write.grit,
-                        "max_grit": write.max_grit,
-                        "injuries": write.injuries,
-                    }
+            held_by = self._fights.get(write.character_id, channel_id)
+            if write.character_id in self._characters and held_by == channel_id:
+                self._patch(
+                    write.character_id,
+                    {"grit": write.grit, "max_grit": write.max_grit, "injuries": write.injuries},
                 )
-                self._characters[write.character_id] = stored.model_dump_json()
+        released = (
+            [c for c, fight in self._fights.items() if fight == channel_id]
+            if changes.release_all
+            else changes.released
+        )
+        for character_id in released:
+            if self._fights.get(character_id) == channel_id:
+                del self._fights[character_id]
+
+    def _patch(self, character_id: int, changed: dict[str, Any]) -> None:
+        """Write these fields of a stored sheet, and nothing else of it."""
+        data = json.loads(self._characters[character_id])
+        data.update(changed)
+        self._characters[character_id] = Character.model_validate(data).model_dump_json()
 
     async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
         return [entry for entry in self._logs.get(channel_id, []) if entry.round == round]
@@ -99,14 +118,7 @@ class MemoryStore(Store):
         return found
 
     async def character_fight(self, character_id: int) -> int | None:
-        for channel_id, data in sorted(self._encounters.items()):
-            try:
-                combatants = json.loads(data).get("combatants") or []
-            except (ValueError, AttributeError):
-                continue
-            if any(c.get("character_id") == character_id for c in combatants):
-                return channel_id
-        return None
+        return self._fights.get(character_id)
 
     async def recent_encounter_channels(
         self, since: float, guild_ids: GuildFilter = None
@@ -121,14 +133,40 @@ class MemoryStore(Store):
     def _all_characters(self) -> list[Character]:
         return [Character.model_validate_json(data) for data in self._characters.values()]
 
-    async def save_character(self, character: Character) -> Character:
-        clash = await self.get_character(character.guild_id, character.owner_id, character.name)
-        if clash is not None and clash.id != character.id:
+    async def create_character(self, character: Character) -> Character:
+        if character.id is not None:
+            raise ValueError("a new character has no id yet")
+        if await self.get_character(character.guild_id, character.owner_id, character.name):
             raise BadInput(f"You already have a character named {character.name}.")
-        if character.id is None:
-            character = character.model_copy(update={"id": next(self._ids)})
-        self._characters[character.id] = character.model_dump_json()
+        character = character.model_copy(update={"id": next(self._ids)})
+        self._characters[character.id] = character.model_dump_json()  # type: ignore[index]
         return character
+
+    async def _load_sheet(
+        self, character_id: int, *, transaction: object = None
+    ) -> LoadedSheet | None:
+        character = await self.character_by_id(character_id)
+        if character is None:
+            return None
+        return LoadedSheet(character, self._fights.get(character_id))
+
+    async def _write_sheet(
+        self, character_id: int, changed: dict[str, Any], *, transaction: object = None
+    ) -> None:
+        stored = await self.character_by_id(character_id)
+        if stored is None or (changed.keys() & FIGHT_FIELDS and character_id in self._fights):
+            raise StoreConflict()  # gone, or taken by a fight: not under the sheet's lock
+        if "name" in changed:
+            clash = await self.get_character(stored.guild_id, stored.owner_id, changed["name"])
+            if clash is not None and clash.id != character_id:
+                raise BadInput(f"You already have a character named {changed['name']}.")
+        self._patch(character_id, changed)
+
+    async def _delete_sheet(self, character_id: int, *, transaction: object = None) -> None:
+        if character_id in self._fights:
+            raise StoreConflict()
+        self._characters.pop(character_id, None)
+        self._active = {k: v for k, v in self._active.items() if v != character_id}
 
     async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
         for character in self._all_characters():
@@ -147,14 +185,6 @@ class MemoryStore(Store):
             c for c in self._all_characters() if (c.guild_id, c.owner_id) == (guild_id, owner_id)
         ]
         return sorted(mine, key=lambda c: character_key(c.name))
-
-    async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool:
-        character = await self.get_character(guild_id, owner_id, name)
-        if character is None or character.id is None:
-            return False
-        del self._characters[character.id]
-        self._active = {k: v for k, v in self._active.items() if v != character.id}
-        return True
 
     async def set_active_character(self, guild_id: int, owner_id: int, character_id: int) -> None:
         self._active[(guild_id, owner_id)] = character_id

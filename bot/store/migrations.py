@@ -96,6 +96,24 @@ MIGRATIONS: list[tuple[int, str, list[Step]]] = [
             "CREATE UNIQUE INDEX characters_by_key ON characters(guild_id, owner_id, name_key)",
         ],
     ),
+    (
+        3,
+        "a character is in one fight: the fight holding each sheet",
+        [
+            "ALTER TABLE characters ADD COLUMN fight_channel INTEGER",
+            "CREATE INDEX characters_by_fight ON characters(fight_channel)"
+            " WHERE fight_channel IS NOT NULL",
+            # Characters already in stored fights are held by them; one that an older
+            # Tablehand let into several is held by the fight changed last.
+            """
+            UPDATE characters SET fight_channel = (
+                SELECT e.channel_id FROM encounters AS e, json_each(e.data, '$.combatants') AS c
+                WHERE json_valid(e.data) AND json_extract(c.value, '$.character_id') = characters.id
+                ORDER BY e.updated_at DESC, e.channel_id LIMIT 1
+            )
+            """,
+        ],
+    ),
 ]
 
 LATEST_VERSION = MIGRATIONS[-1][0]

@@ -3,6 +3,9 @@
 A channel block is one transaction that takes the channel's lock in the database
 (`pg_advisory_xact_lock(channel_id)`) before it reads, so blocks of every process on one
 channel queue behind each other and the lock goes with the transaction, however it ends.
+A sheet block, and a join's claim of a sheet, take the sheet's lock the same way, in a
+key space of their own (`pg_advisory_xact_lock(SHEET_LOCKS, id)`: the two-key form never
+meets the one-key form of the channels).
 Each encounter row carries a version checked on write, so a write that was overtaken
 raises instead of undoing the other one. Server settings are cached per process and a
 change is announced to the others (LISTEN/NOTIFY). Shard leases live here too: which
@@ -12,6 +15,7 @@ process serves which of the bot's gateway shards, until when (bot/shards.py).
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -22,10 +26,12 @@ from typing import Any
 from bot.errors import BadInput, StoreError
 from bot.rules.models import Character, LogEntry
 from bot.store.base import (
+    FIGHT_FIELDS,
     ChannelChanges,
     GuildFilter,
     GuildSettings,
     LoadedChannel,
+    LoadedSheet,
     Store,
     StoreConflict,
     character_key,
@@ -39,8 +45,10 @@ except ImportError:  # the optional `postgres` extra
 log = logging.getLogger(__name__)
 
 BLOCK_POOL_SIZE = 10  # connections for channel blocks (each holds one for its length)
-POOL_SIZE = 5  # connections for everything else: scans, sheets, settings, leases
+POOL_SIZE = 5  # connections for everything else: scans, settings, leases, sheet look-ups
+SHEET_POOL_SIZE = 3  # connections for sheet blocks (each holds one for its length)
 MIGRATION_LOCK = 0x7461626C  # "tabl": far below any channel id, which are snowflakes
+SHEET_LOCKS = 0x73686565  # "shee": the first key of every sheet's lock
 SETTINGS_CHANNEL = "tablehand_settings"
 NOW = "extract(epoch from clock_timestamp())"  # the database's clock: one for every process
 
@@ -103,6 +111,24 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             """,
         ],
     ),
+    (
+        2,
+        "a character is in one fight: the fight holding each sheet",
+        [
+            "ALTER TABLE characters ADD COLUMN fight_channel BIGINT",
+            "CREATE INDEX characters_by_fight ON characters(fight_channel)"
+            " WHERE fight_channel IS NOT NULL",
+            # Characters already in stored fights are held by them; one that an older
+            # Tablehand let into several is held by the fight changed last.
+            """
+            UPDATE characters AS c SET fight_channel = f.channel_id FROM (
+                SELECT DISTINCT ON (playing) playing, channel_id
+                FROM encounters, unnest(character_ids) AS playing
+                ORDER BY playing, updated_at DESC, channel_id
+            ) AS f WHERE c.id = f.playing
+            """,
+        ],
+    ),
 ]
 LATEST_VERSION = MIGRATIONS[-1][0]
 
@@ -139,6 +165,9 @@ class PostgresStore(Store):
         # the round log meanwhile takes a second connection, and if blocks could hold every
         # connection of one pool, they would wait for each other for ever.
         self._block_pool: Any = None
+        # Sheet blocks too: a block holding a sheet's lock must never wait for a connection
+        # that a channel block, waiting for that lock, holds.
+        self._sheet_pool: Any = None
         self._listener: Any = None
 
     @property
@@ -153,6 +182,9 @@ class PostgresStore(Store):
             self._pool = await asyncpg.create_pool(self.url, max_size=self.pool_size, **options)
             self._block_pool = await asyncpg.create_pool(
                 self.url, max_size=self.block_pool_size, **options
+            )
+            self._sheet_pool = await asyncpg.create_pool(
+                self.url, max_size=SHEET_POOL_SIZE, **options
             )
         except (OSError, asyncpg.PostgresError) as error:
             await self.close()
@@ -172,7 +204,7 @@ class PostgresStore(Store):
             listener, self._listener = self._listener, None
             with contextlib.suppress(Exception):
                 await listener.close()
-        for name in ("_block_pool", "_pool"):
+        for name in ("_sheet_pool", "_block_pool", "_pool"):
             pool = getattr(self, name)
             if pool is not None:
                 setattr(self, name, None)
@@ -249,16 +281,47 @@ class PostgresStore(Store):
             status = await conn.execute(*_encounter_write(changes))
             if not status.endswith(" 1"):  # "UPDATE 1", "INSERT 0 1", "DELETE 1"
                 raise StoreConflict()
+        channel_id = changes.channel_id
+        for character_id in changes.claims:
+            status = await conn.execute(
+                "UPDATE characters SET fight_channel = $1 WHERE id = $2 AND fight_channel IS NULL",
+                channel_id,
+                character_id,
+            )
+            if status != "UPDATE 1":
+                raise StoreConflict()
         if changes.log:
             await conn.executemany(
                 "INSERT INTO encounter_log (channel_id, round, text) VALUES ($1, $2, $3)",
-                [(changes.channel_id, e.round, e.text) for e in changes.log],
+                [(channel_id, e.round, e.text) for e in changes.log],
             )
+        await self._write_sheets_back(conn, changes)
+
+    async def _write_sheets_back(self, conn: Any, changes: ChannelChanges) -> None:
+        """Write a fight's Grit back to the sheets it holds, then let go of those that left."""
+        channel_id = changes.channel_id
         if changes.character_grit:
+            # A sheet no fight holds takes it too: a fight stored before claims existed, or
+            # joined by an older process during a rolling restart, never claimed it.
             await conn.executemany(
                 "UPDATE characters SET data = (data::jsonb || jsonb_build_object("
-                "'grit', $1::int, 'max_grit', $2::int, 'injuries', $3::int))::text WHERE id = $4",
-                [(w.grit, w.max_grit, w.injuries, w.character_id) for w in changes.character_grit],
+                "'grit', $1::int, 'max_grit', $2::int, 'injuries', $3::int))::text"
+                " WHERE id = $4 AND (fight_channel = $5 OR fight_channel IS NULL)",
+                [
+                    (w.grit, w.max_grit, w.injuries, w.character_id, channel_id)
+                    for w in changes.character_grit
+                ],
+            )
+        if changes.release_all:
+            await conn.execute(
+                "UPDATE characters SET fight_channel = NULL WHERE fight_channel = $1", channel_id
+            )
+        elif changes.released:
+            await conn.execute(
+                "UPDATE characters SET fight_channel = NULL"
+                " WHERE id = ANY($1::bigint[]) AND fight_channel = $2",
+                changes.released,
+                channel_id,
             )
 
     async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
@@ -288,9 +351,7 @@ class PostgresStore(Store):
 
     async def character_fight(self, character_id: int) -> int | None:
         return await self.pool.fetchval(
-            "SELECT channel_id FROM encounters WHERE $1 = ANY(character_ids)"
-            " ORDER BY channel_id LIMIT 1",
-            character_id,
+            "SELECT fight_channel FROM characters WHERE id = $1", character_id
         )
 
     async def recent_encounter_channels(
@@ -314,31 +375,74 @@ class PostgresStore(Store):
                 "A stored character sheet is damaged and cannot be read; ask the bot's host."
             ) from None
 
-    async def save_character(self, character: Character) -> Character:
-        data = character.model_dump_json(exclude={"id"})
-        key = character_key(character.name)
+    async def create_character(self, character: Character) -> Character:
+        if character.id is not None:
+            raise ValueError("a new character has no id yet")
         try:
-            if character.id is None:
-                new_id = await self.pool.fetchval(
-                    "INSERT INTO characters (guild_id, owner_id, name, name_key, data)"
-                    " VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                    character.guild_id,
-                    character.owner_id,
-                    character.name,
-                    key,
-                    data,
-                )
-                return character.model_copy(update={"id": new_id})
-            await self.pool.execute(
-                "UPDATE characters SET name = $1, name_key = $2, data = $3 WHERE id = $4",
+            new_id = await self.pool.fetchval(
+                "INSERT INTO characters (guild_id, owner_id, name, name_key, data)"
+                " VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                character.guild_id,
+                character.owner_id,
                 character.name,
-                key,
-                data,
-                character.id,
+                character_key(character.name),
+                character.model_dump_json(exclude={"id"}),
             )
         except asyncpg.UniqueViolationError:
             raise BadInput(f"You already have a character named {character.name}.") from None
-        return character
+        return character.model_copy(update={"id": new_id})
+
+    @asynccontextmanager
+    async def _sheet_transaction(self, character_id: int) -> AsyncIterator[object]:
+        if self._sheet_pool is None:
+            raise RuntimeError("the store is not open")
+        async with self._sheet_pool.acquire() as conn, conn.transaction():
+            await self._lock_sheet_in_database(character_id, conn)
+            yield conn
+
+    async def _lock_sheet_in_database(self, character_id: int, transaction: object) -> None:
+        await transaction.execute(  # type: ignore[attr-defined]
+            "SELECT pg_advisory_xact_lock($1, $2)", SHEET_LOCKS, _int32(character_id)
+        )
+
+    async def _load_sheet(
+        self, character_id: int, *, transaction: object = None
+    ) -> LoadedSheet | None:
+        conn: Any = transaction if transaction is not None else self.pool
+        row = await conn.fetchrow(
+            "SELECT id, data, fight_channel FROM characters WHERE id = $1", character_id
+        )
+        return None if row is None else LoadedSheet(self._character(row), row[2])
+
+    async def _write_sheet(
+        self, character_id: int, changed: dict[str, Any], *, transaction: object = None
+    ) -> None:
+        conn: Any = transaction if transaction is not None else self.pool
+        # The changed keys merged into the stored JSON: another field's change stays.
+        values: list[object] = [character_id, json.dumps(changed)]
+        columns = ""
+        if "name" in changed:
+            columns = ", name = $3, name_key = $4"
+            values += [changed["name"], character_key(changed["name"])]
+        free = " AND fight_channel IS NULL" if changed.keys() & FIGHT_FIELDS else ""
+        try:
+            status = await conn.execute(
+                f"UPDATE characters SET data = (data::jsonb || $2::jsonb)::text{columns}"
+                f" WHERE id = $1{free}",
+                *values,
+            )
+        except asyncpg.UniqueViolationError:
+            raise BadInput(f"You already have a character named {changed['name']}.") from None
+        if status != "UPDATE 1":
+            raise StoreConflict()
+
+    async def _delete_sheet(self, character_id: int, *, transaction: object = None) -> None:
+        conn: Any = transaction if transaction is not None else self.pool
+        status = await conn.execute(
+            "DELETE FROM characters WHERE id = $1 AND fight_channel IS NULL", character_id
+        )
+        if status != "DELETE 1":
+            raise StoreConflict()
 
     async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
         row = await self.pool.fetchrow(
@@ -364,15 +468,6 @@ class PostgresStore(Store):
             owner_id,
         )
         return [self._character(row) for row in rows]
-
-    async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool:
-        status = await self.pool.execute(
-            "DELETE FROM characters WHERE guild_id = $1 AND owner_id = $2 AND name_key = $3",
-            guild_id,
-            owner_id,
-            character_key(name),
-        )
-        return status != "DELETE 0"
 
     async def set_active_character(self, guild_id: int, owner_id: int, character_id: int) -> None:
         await self.pool.execute(
@@ -469,6 +564,11 @@ async def _nothing_to_reset(connection: Any) -> None:
     it listens on a connection of its own), so asyncpg's default reset query would only
     cost every block one more round trip.
     """
+
+
+def _int32(number: int) -> int:
+    """Return a number as a signed 32-bit lock key (ids beyond 2³¹ wrap and may share one)."""
+    return (number + 2**31) % 2**32 - 2**31
 
 
 def _guild_list(guild_ids: GuildFilter) -> list[int] | None:

@@ -15,6 +15,7 @@ PostgreSQL database instead (bot/store/postgres.py).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import sqlite3
@@ -30,10 +31,12 @@ from pydantic import ValidationError
 from bot.errors import BadInput, StoreError
 from bot.rules.models import Character, LogEntry
 from bot.store.base import (
+    FIGHT_FIELDS,
     ChannelChanges,
     GuildFilter,
     GuildSettings,
     LoadedChannel,
+    LoadedSheet,
     Store,
     StoreConflict,
     character_key,
@@ -152,15 +155,16 @@ class SQLiteStore(Store):
         return await self._write(statements)
 
     async def _write(
-        self, statements: list[Statement], guard: Statement | None = None
+        self, statements: list[Statement], guards: list[Statement] | None = None
     ) -> list[int | None]:
         """Run statements in one transaction; return the last inserted row id after each.
 
-        `guard`, run first, must change exactly one row (the channel's versioned write);
-        if it changes none, another writer got there first and nothing is written.
+        `guards`, run first, must each change exactly one row (the channel's versioned
+        write, a sheet's conditional claim); if one changes none, another writer got there
+        first and nothing is written.
         """
         async with self._db:
-            return await self._call(_run_transaction, self.conn, guard, statements)
+            return await self._call(_run_transaction, self.conn, guards or [], statements)
 
     # Channels
     async def _load(
@@ -187,7 +191,8 @@ class SQLiteStore(Store):
             self._committed.popitem(last=False)
 
     async def _commit(self, changes: ChannelChanges, *, transaction: object = None) -> None:
-        guard = _encounter_write(changes) if changes.write_encounter else None
+        guards = [_encounter_write(changes)] if changes.write_encounter else []
+        guards += _claims(changes)
         statements: list[Statement] = [
             (
                 "INSERT INTO encounter_log (channel_id, round, text) VALUES (?, ?, ?)",
@@ -195,16 +200,9 @@ class SQLiteStore(Store):
             )
             for entry in changes.log
         ]
-        statements += [
-            (
-                "UPDATE characters SET data = json_set(data, '$.grit', ?, '$.max_grit', ?,"
-                " '$.injuries', ?) WHERE id = ?",
-                (write.grit, write.max_grit, write.injuries, write.character_id),
-            )
-            for write in changes.character_grit
-        ]
+        statements += _sheet_writes(changes)
         try:
-            await self._write(statements, guard)
+            await self._write(statements, guards)
         except StoreConflict:
             self._committed.pop(changes.channel_id, None)  # stale: read it again next time
             raise
@@ -235,10 +233,7 @@ class SQLiteStore(Store):
 
     async def character_fight(self, character_id: int) -> int | None:
         row = await self._fetchone(
-            "SELECT e.channel_id FROM encounters AS e, json_each(e.data, '$.combatants') AS c"
-            " WHERE json_valid(e.data) AND json_extract(c.value, '$.character_id') = ?"
-            " LIMIT 1",
-            (character_id,),
+            "SELECT fight_channel FROM characters WHERE id = ?", (character_id,)
         )
         return None if row is None else row[0]
 
@@ -262,35 +257,56 @@ class SQLiteStore(Store):
                 "A stored character sheet is damaged and cannot be read; ask the bot's host."
             ) from None
 
-    async def save_character(self, character: Character) -> Character:
+    async def create_character(self, character: Character) -> Character:
+        if character.id is not None:
+            raise ValueError("a new character has no id yet")
         data = character.model_dump_json(exclude={"id"})
+        key = character_key(character.name)
+        insert = (
+            "INSERT INTO characters (guild_id, owner_id, name, name_key, data)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (character.guild_id, character.owner_id, character.name, key, data),
+        )
         try:
-            return await self._save_character(character, data)
+            (new_id,) = await self._write([insert])
         except sqlite3.IntegrityError:
             raise BadInput(f"You already have a character named {character.name}.") from None
+        return character.model_copy(update={"id": new_id})
 
-    async def _save_character(self, character: Character, data: str) -> Character:
-        key = character_key(character.name)
-        if character.id is None:
-            (new_id,) = await self._transaction(
-                [
-                    (
-                        "INSERT INTO characters (guild_id, owner_id, name, name_key, data)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (character.guild_id, character.owner_id, character.name, key, data),
-                    )
-                ]
-            )
-            return character.model_copy(update={"id": new_id})
-        await self._transaction(
-            [
-                (
-                    "UPDATE characters SET name = ?, name_key = ?, data = ? WHERE id = ?",
-                    (character.name, key, data, character.id),
-                )
-            ]
+    async def _load_sheet(
+        self, character_id: int, *, transaction: object = None
+    ) -> LoadedSheet | None:
+        row = await self._fetchone(
+            "SELECT id, data, fight_channel FROM characters WHERE id = ?", (character_id,)
         )
-        return character
+        return None if row is None else LoadedSheet(self._character(row), row[2])
+
+    async def _write_sheet(
+        self, character_id: int, changed: dict[str, Any], *, transaction: object = None
+    ) -> None:
+        # json_set of each changed key: what anyone wrote to another field meanwhile stays.
+        paths = ", ?, json(?)" * len(changed)
+        values: list[object] = []
+        for key, value in changed.items():
+            values += [f"$.{key}", json.dumps(value)]
+        columns = ""
+        if "name" in changed:
+            columns = ", name = ?, name_key = ?"
+            values += [changed["name"], character_key(changed["name"])]
+        free = " AND fight_channel IS NULL" if changed.keys() & FIGHT_FIELDS else ""
+        update = (
+            f"UPDATE characters SET data = json_set(data{paths}){columns} WHERE id = ?{free}",
+            (*values, character_id),
+        )
+        try:
+            await self._write([], [update])
+        except sqlite3.IntegrityError:
+            raise BadInput(f"You already have a character named {changed['name']}.") from None
+
+    async def _delete_sheet(self, character_id: int, *, transaction: object = None) -> None:
+        await self._write(
+            [], [("DELETE FROM characters WHERE id = ? AND fight_channel IS NULL", (character_id,))]
+        )
 
     async def get_character(self, guild_id: int, owner_id: int, name: str) -> Character | None:
         row = await self._fetchone(
@@ -309,16 +325,6 @@ class SQLiteStore(Store):
             (guild_id, owner_id),
         )
         return [self._character(row) for row in rows]
-
-    async def delete_character(self, guild_id: int, owner_id: int, name: str) -> bool:
-        row = await self._fetchone(
-            "SELECT id FROM characters WHERE guild_id = ? AND owner_id = ? AND name_key = ?",
-            (guild_id, owner_id, character_key(name)),
-        )
-        if row is None:
-            return False
-        await self._transaction([("DELETE FROM characters WHERE id = ?", (row[0],))])
-        return True
 
     async def set_active_character(self, guild_id: int, owner_id: int, character_id: int) -> None:
         await self._transaction(
@@ -365,6 +371,45 @@ def _of_guilds(rows: list[tuple], guild_ids: GuildFilter) -> list[int]:
         return [row[0] for row in rows]
     wanted = set(guild_ids)
     return [row[0] for row in rows if row[1] in wanted]
+
+
+def _claims(changes: ChannelChanges) -> list[Statement]:
+    """Return the claims of the sheets a fight takes: each must find its sheet free."""
+    return [
+        (
+            "UPDATE characters SET fight_channel = ? WHERE id = ? AND fight_channel IS NULL",
+            (changes.channel_id, character_id),
+        )
+        for character_id in changes.claims
+    ]
+
+
+def _sheet_writes(changes: ChannelChanges) -> list[Statement]:
+    """Return a fight's Grit written back to the sheets it holds, then the claims it lets go."""
+    channel_id = changes.channel_id
+    # A sheet no fight holds takes the write-back too: a fight stored before claims
+    # existed, or joined by an older process during a rolling restart, never claimed it.
+    writes: list[Statement] = [
+        (
+            "UPDATE characters SET data = json_set(data, '$.grit', ?, '$.max_grit', ?,"
+            " '$.injuries', ?) WHERE id = ? AND (fight_channel = ? OR fight_channel IS NULL)",
+            (w.grit, w.max_grit, w.injuries, w.character_id, channel_id),
+        )
+        for w in changes.character_grit
+    ]
+    if changes.release_all:
+        writes.append(
+            ("UPDATE characters SET fight_channel = NULL WHERE fight_channel = ?", (channel_id,))
+        )
+    else:
+        writes += [
+            (
+                "UPDATE characters SET fight_channel = NULL WHERE id = ? AND fight_channel = ?",
+                (character_id, channel_id),
+            )
+            for character_id in changes.released
+        ]
+    return writes
 
 
 def _encounter_write(changes: ChannelChanges) -> Statement:
@@ -459,14 +504,15 @@ def _migrate(conn: sqlite3.Connection, path: str) -> list[tuple[int, str]]:
 
 
 def _run_transaction(
-    conn: sqlite3.Connection, guard: Statement | None, statements: list[Statement]
+    conn: sqlite3.Connection, guards: list[Statement], statements: list[Statement]
 ) -> list[int | None]:
-    """Run a guarded write and statements as one transaction; return each last row id."""
+    """Run guarded writes and statements as one transaction; return each last row id."""
     ids: list[int | None] = []
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if guard is not None and conn.execute(*guard).rowcount != 1:
-            raise StoreConflict()
+        for guard in guards:
+            if conn.execute(*guard).rowcount != 1:
+                raise StoreConflict()
         for sql, params in _runs(statements):
             if len(params) == 1:
                 ids.append(conn.execute(sql, params[0]).lastrowid)

@@ -65,7 +65,7 @@ async def test_core_outside_a_fight_is_the_active_characters_die(fight) -> None:
     """Outside a fight, `core` did not use bob's active character's die (Frail: d10)."""
     store = fight.bot.store  # type: ignore[attr-defined]
     guild, bob = fight.server.guild.id, fight.user("bob")
-    brom = await store.save_character(
+    brom = await store.create_character(
         Character(guild_id=guild, owner_id=bob.id, name="Brom", grit=7)
     )
     await store.set_active_character(guild, bob.id, brom.id)

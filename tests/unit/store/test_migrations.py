@@ -51,5 +51,29 @@ async def test_an_old_database_migrates_with_its_data_intact(fixture: Path, tmp_
         character = await store.active_character(77, 5)
         assert character is not None
         assert (character.name, character.grit, character.finesse) == ("Mira", 24, 5)
+        assert await store.character_fight(1) == 1001  # her fight holds her sheet
         settings = await store.get_settings(77)
         assert (settings.gm_role_id, settings.defense_timeout) == (4242, 30)
+
+
+async def test_a_character_in_several_old_fights_is_held_by_the_latest(tmp_path: Path) -> None:
+    """Migrating a database where one sheet played in two fights left it free, or in the older."""
+    path = tmp_path / "old.db"
+    restore(FIXTURES[1], path)  # schema 2: Mira (character 1) fights in channel 1001
+    with sqlite3.connect(path) as connection:
+        connection.execute(  # the same sheet in a fight changed later, as issue 16 found
+            "INSERT INTO encounters (channel_id, guild_id, data, updated_at, version)"
+            " SELECT 1002, guild_id, replace(data, '1001', '1002'), updated_at + 60, 1"
+            " FROM encounters WHERE channel_id = 1001"
+        )
+        connection.execute(  # and a damaged encounter, which names nobody
+            "INSERT INTO encounters VALUES (1003, 77, '{\"combatants\": [', 0, 1)"
+        )
+        connection.execute(
+            "INSERT INTO characters (guild_id, owner_id, name, name_key, data)"
+            " SELECT guild_id, owner_id, 'Tamsin', 'tamsin', replace(data, 'Mira', 'Tamsin')"
+            " FROM characters WHERE id = 1"
+        )
+    async with SQLiteStore(path) as store:
+        assert await store.character_fight(1) == 1002
+        assert await store.character_fight(2) is None
