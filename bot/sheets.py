@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 async def fight_holding(store: Store, character_id: int) -> int | None:
-    """Return the channel whose encounter plays this character, if any."""
+    """Return the channel whose fight holds this character's sheet, if any."""
     return await store.character_fight(character_id)
 
 
