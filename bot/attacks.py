@@ -1,9 +1,12 @@
-"""Attacks at the table: the defense prompt, its buttons, /defend, the timeout, the result.
+"""Attacks at the table: the defense prompt, its buttons, /defend, reactions, the timeout.
 
 The rules (`bot.rules.attack_flow`) declare and settle an attack as data; this module
-shows it. An attack whose defender must choose is committed first, then its prompt is
-shown (under the channel's lock, so an answer that comes at once finds it recorded).
-The defender's button, `/defend`, or the defense timeout settles it exactly once.
+shows it. An attack whose defender (or an ally) may choose is committed first, then its
+prompt is shown (under the channel's lock, so an answer that comes at once finds it
+recorded). The prompt never shows the attack's dice: the defender chooses blind, and
+the numbers come with the result [GAME.md §10]. Allies protect or support from the
+prompt's buttons (or /protect, /support). The defender's button, `/defend`, Resolve or
+the defense timeout settles it exactly once.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import NotAllowed, NotFound
+from bot.errors import BadInput, NotAllowed, NotFound
 from bot.render.attacks import (
+    AUTO_NOTES,
     NO_CHOICE_NOTES,
     STRATEGY_NAMES,
     Prompt,
@@ -36,19 +40,22 @@ from bot.rules.attack_flow import (
     Declared,
     Settled,
     answer_attack,
+    attack_situation,
     counter_attack,
     counter_offer,
     declare_attack,
     find_pending,
+    no_choice_reason,
     parse_extra_dice,
     pending_on,
-    pending_roll,
     pending_spec,
     sacrifice_for_defense,
     strategies,
+    visible_reactors,
 )
 from bot.rules.attacks import AttackSpec, default_strategy
 from bot.rules.models import Combatant, Encounter, PendingAttack
+from bot.rules.reactions import ReactionKind, react, reaction_refusal
 from bot.table import Table, at_channel, at_table, mention_allowed
 from bot.views import PersistentButton, custom_ids
 
@@ -57,7 +64,14 @@ if TYPE_CHECKING:
 
 CALLED_OFF = "That attack was called off: a combatant in it left the fight."
 PROMPT_SEARCH = 100  # latest messages searched for a prompt the bot did not live to record
-DEFENSE_LABELS = {**STRATEGY_NAMES, "sacrifice": "Sacrifice +3"}
+DEFENSE_LABELS = {
+    **STRATEGY_NAMES,
+    "sacrifice": "Sacrifice +3",
+    "resolve": "Resolve",
+    "protect": "Protect",
+    "support": "Support",
+}
+REACTION_VERBS = {"protect": "protects", "support": "supports"}
 
 
 # Saying a settled attack ------------------------------------------------------------
@@ -65,14 +79,19 @@ DEFENSE_LABELS = {**STRATEGY_NAMES, "sacrifice": "Sacrifice +3"}
 
 def how_text(settled: Settled, *, chosen_by: str | None = None, timeout: int | None = None) -> str:
     """Return how the defense was decided: "Block, chosen by bob", the default, or why none."""
-    if settled.no_choice is not None:
-        return NO_CHOICE_NOTES[settled.no_choice]
-    name = STRATEGY_NAMES[settled.strategy] if settled.strategy else "No defense"
-    how = f"{name}, chosen by {name_text(chosen_by)}" if chosen_by else f"{name}, the default"
-    if chosen_by is None and timeout is not None:
-        how += f" after {timeout} s without an answer"
-    if settled.sacrificed:
-        how += ", with a sacrificed action (+3)"
+    if settled.protected:
+        how = "protected: the protector must block"
+    elif settled.no_choice is not None:
+        how = NO_CHOICE_NOTES[settled.no_choice]
+    else:
+        name = STRATEGY_NAMES[settled.strategy] if settled.strategy else "No defense"
+        how = f"{name}, chosen by {name_text(chosen_by)}" if chosen_by else f"{name}, the default"
+        if chosen_by is None and timeout is not None:
+            how += f" after {timeout} s without an answer"
+        if settled.sacrificed:
+            how += ", with a sacrificed action (+3)"
+    if (auto := settled.result.auto_reason) in AUTO_NOTES and not settled.no_choice:
+        how += f" — {AUTO_NOTES[auto]}"
     return how
 
 
@@ -80,19 +99,21 @@ def resolution(encounter: Encounter, settled: Settled, how: str, notes: list[str
     """Return a settled attack as the result shows it."""
     return Resolution(
         attacker=_name(encounter, settled.attacker_id),
-        defender=_name(encounter, settled.defender_id),
+        defender=_name(encounter, settled.target_id),
         settled=settled,
         how=how,
         notes=notes,
+        names={c.id: c.name for c in encounter.combatants},
     )
 
 
 def note_settled(table: Table, shown: Resolution) -> tuple[Combatant, ...]:
     """Log a settled attack and its Grit; return who it was about."""
     encounter = table.encounter
-    about = _present(encounter, shown.settled.attacker_id, shown.settled.defender_id)
+    settled = shown.settled
+    about = _present(encounter, settled.attacker_id, settled.target_id, settled.defender_id)
     table.note(resolution_log(shown), about=about)
-    grit = shown.settled.grit
+    grit = settled.grit
     if grit is not None:
         table.note(lambda gm_view: grit_change_text(grit, gm_view=gm_view), about=about)
     return about
@@ -135,30 +156,41 @@ def _present(encounter: Encounter, *ids: int) -> tuple[Combatant, ...]:
 # Making an attack --------------------------------------------------------------------
 
 
+def declared_notes(striker: Combatant, declared: Declared) -> list[str]:
+    """Return what making the attack did to the attacker, for the prompt or the result."""
+    notes = []
+    if declared.revealed:
+        notes.append(f"{name_text(striker.name)} attacks from hiding and is revealed.")
+    if declared.exposed:
+        notes.append(f"{name_text(striker.name)} leaves full cover to attack.")
+    if declared.essence_ended is not None:
+        essence = name_text(declared.essence_ended.essence.name)
+        notes.append(f"{name_text(striker.name)}'s {essence} is used up.")
+    return notes
+
+
 async def attack(
     interaction: discord.Interaction,
     target: str,
     attacker: str | None,
     options: dict[str, Any],
     *,
-    bonus: str | None,
-    spell: bool,
+    bonus: str | None = None,
+    spell: bool = False,
+    force: bool = False,
 ) -> None:
-    """Make an attack (/attack): settle it at once, or show the defender its prompt."""
+    """Make an attack (/attack, /grapple): settle it at once, or show its prompt."""
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     bonus_dice, penalty_dice = parse_extra_dice(bonus)
     async with at_table(interaction) as table:
         striker = table.pick(attacker, "act", option="attacker")
         defender = table.named(target)
-        fields = dict(options)
+        forced = table.forcing(force)
+        situation = attack_situation(table.encounter, striker, defender)
+        fields = {**situation, **options}
         if fields["stealth"] is None:
-            fields["stealth"] = striker.hidden  # a hidden NPC attacks from stealth [bot]
-        spec = AttackSpec(
-            **fields,
-            bonus_dice=bonus_dice,
-            penalty_dice=penalty_dice,
-            surprised=flow.surprised(table.encounter, defender),
-        )
+            fields["stealth"] = situation["stealth"]
+        spec = AttackSpec(**fields, bonus_dice=bonus_dice, penalty_dice=penalty_dice)
         declared = declare_attack(
             table.encounter,
             striker,
@@ -169,11 +201,11 @@ async def attack(
             now=bot.scheduler.clock(),
             timeout=table.settings.defense_timeout * bot.scheduler.time_scale,
             spell=spell,
+            forced=forced,
         )
-        notes = []
-        if declared.revealed:
-            notes.append(f"{name_text(striker.name)} attacks from hiding and is revealed.")
-            table.note(notes[-1])
+        notes = declared_notes(striker, declared)
+        for note in notes:
+            table.note(note)
         pending = settle_declared(table, declared, notes)
         if pending is not None:
             prompt = prompt_of(table.encounter, pending, notes, interaction.user.id)
@@ -193,29 +225,43 @@ def prompt_of(
     defender = flow.by_id(encounter, pending.defender_id)
     spec = pending_spec(pending)
     ping = defender.controller_id if defender.controller_id is not None else encounter.gm_id
+    reason = no_choice_reason(defender, spec)
+    shown = {c.id: c.name for c in encounter.combatants if not c.hidden}
     return Prompt(
         attack_id=pending.id,
         attacker=name_text(attacker.name),
         defender=name_text(defender.name),
         spec=spec,
-        roll=pending_roll(pending),
         strategies=strategies(defender, spec),
-        default=default_strategy(defender, spec.style, spec.cover),
+        default=default_strategy(defender, spec) if reason is None else None,
         due_at=pending.due_at,
         ping=None if ping == caller else ping,
-        sacrifice_offered=pending.sacrifice_offered,
+        no_choice=reason,
+        sacrifice_offered=pending.sacrifice_offered and not pending.protectors,
         sacrificed=pending.sacrificed,
+        protectors=[shown[i] for i in pending.protectors if i in shown],
+        supporters=[shown[i] for i in pending.supporters if i in shown],
+        can_protect=bool(visible_reactors(encounter, pending, "protect")),
+        can_support=bool(visible_reactors(encounter, pending, "support")),
+        forced=pending.forced,
         notes=notes,
     )
 
 
 def prompt_view(prompt: Prompt) -> discord.ui.View:
-    """Return the defense buttons: each strategy that fits, and Sacrifice +3 when allowed."""
+    """Return the prompt's buttons: the strategies (or Resolve), Sacrifice, Protect, Support."""
     view = discord.ui.View(timeout=None)
-    for strategy in prompt.strategies:
-        view.add_item(DefenseButton(prompt.attack_id, strategy))
-    if prompt.sacrifice_offered and not prompt.sacrificed:
-        view.add_item(DefenseButton(prompt.attack_id, "sacrifice"))
+    if prompt.resolvable:
+        view.add_item(DefenseButton(prompt.attack_id, "resolve"))
+    else:
+        for strategy in prompt.strategies:
+            view.add_item(DefenseButton(prompt.attack_id, strategy))
+        if prompt.sacrifice_offered and not prompt.sacrificed:
+            view.add_item(DefenseButton(prompt.attack_id, "sacrifice"))
+    if prompt.can_protect:
+        view.add_item(DefenseButton(prompt.attack_id, "protect"))
+    if prompt.can_support:
+        view.add_item(DefenseButton(prompt.attack_id, "support"))
     return view
 
 
@@ -279,6 +325,17 @@ async def _prompt_message(
     return None
 
 
+async def refresh_prompt(
+    bot: Tablehand, channel_id: int, prompt: Prompt, message_id: int | None
+) -> None:
+    """Show a waiting attack's prompt as it stands now (a reaction joined it)."""
+    if message_id is None:
+        return
+    message = bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+    with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
+        await message.edit(embed=prompt_embed(prompt), view=prompt_view(prompt))
+
+
 # Answering: /defend, the buttons, the timeout ----------------------------------------
 
 
@@ -322,20 +379,85 @@ def _defender_of(table: Table, pending: PendingAttack) -> str:
     return _name(table.encounter, pending.defender_id)
 
 
+def reactor(
+    table: Table, pending: PendingAttack, kind: ReactionKind, name: str | None
+) -> Combatant:
+    """Return the caller's combatant that makes this reaction: the named one, else the one that can."""
+    encounter = table.encounter
+    return table.pick(
+        name,
+        "act",
+        wanted=lambda c: reaction_refusal(encounter, c, pending, kind) is None,
+    )
+
+
+def say_reaction(table: Table, who: Combatant, kind: ReactionKind, pending: PendingAttack) -> None:
+    """Log a reaction: "Brom protects Mira." (the prompt itself shows it to the table)."""
+    ally = pending.defender_id if kind == "protect" else pending.attacker_id
+    what = "" if kind == "protect" else "'s attack"
+    table.note(
+        f"{who.name} {REACTION_VERBS[kind]} {_name(table.encounter, ally)}{what}.", about=who
+    )
+
+
+async def react_to_attack(
+    interaction: discord.Interaction, kind: ReactionKind, ally: str | None, name: str | None
+) -> None:
+    """Protect or support through a command (/protect, /support): the prompt shows it."""
+    bot: Tablehand = interaction.client  # type: ignore[assignment]
+    async with at_table(interaction) as table:
+        pending = _reacted_attack(table, kind, ally, name)
+        who = reactor(table, pending, kind, name)
+        react(table.encounter, who, pending, kind)
+        say_reaction(table, who, kind, pending)
+        prompt = prompt_of(table.encounter, pending, [], None)
+        verb = REACTION_VERBS[kind]
+        target = prompt.defender if kind == "protect" else f"{prompt.attacker}'s attack"
+        table.tell(f"{who.name} {verb} {target}: its dice are rolled when the attack settles.")
+    await refresh_prompt(bot, table.channel_id, prompt, pending.prompt_message_id)
+
+
+def _reacted_attack(
+    table: Table, kind: ReactionKind, ally: str | None, name: str | None
+) -> PendingAttack:
+    """Return the waiting attack a /protect or /support means: on (or by) the named ally, or the only one."""
+    encounter = table.encounter
+    if ally:
+        named = table.named(ally)
+        side = "defender_id" if kind == "protect" else "attacker_id"
+        waiting = [p for p in encounter.pending_attacks if getattr(p, side) == named.id]
+        if not waiting:
+            what = "on" if kind == "protect" else "by"
+            raise NotFound(f"No attack {what} {named.name} is waiting.")
+        return min(waiting, key=lambda p: p.created_at)
+    waiting = sorted(encounter.pending_attacks, key=lambda p: p.created_at)
+    if len(waiting) == 1:
+        return waiting[0]
+    if not waiting:
+        raise NotFound("No attack is waiting.")
+    option = "ally:" if kind == "protect" else "ally: (the attacker)"
+    raise BadInput(f"Several attacks are waiting; name the ally ({option}).")
+
+
 class DefenseButton(
     PersistentButton,
-    template=r"th:defend:(?P<attack>[\w-]+):(?P<choice>block|dodge|break_away|take_cover|sacrifice)",
+    template=(
+        r"th:defend:(?P<attack>[\w-]+):"
+        r"(?P<choice>block|dodge|break_away|take_cover|sacrifice|resolve|protect|support)"
+    ),
 ):
-    """One defense strategy (or Sacrifice +3) on an attack prompt."""
+    """One choice on an attack prompt: a strategy, Sacrifice +3, Resolve, Protect or Support."""
 
     def __init__(self, attack_id: str, choice: str) -> None:
-        style = (
-            discord.ButtonStyle.success if choice == "sacrifice" else discord.ButtonStyle.primary
-        )
+        styles = {
+            "sacrifice": discord.ButtonStyle.success,
+            "protect": discord.ButtonStyle.secondary,
+            "support": discord.ButtonStyle.secondary,
+        }
         super().__init__(
             discord.ui.Button(
                 label=DEFENSE_LABELS[choice],  # type: ignore[index]
-                style=style,
+                style=styles.get(choice, discord.ButtonStyle.primary),
                 custom_id=f"th:defend:{attack_id}:{choice}",
             )
         )
@@ -349,33 +471,54 @@ class DefenseButton(
         return cls(match["attack"], match["choice"])
 
     async def pressed(self, interaction: discord.Interaction) -> None:
-        """The defender's controller picks a strategy or sacrifices; the prompt shows the result."""
+        """Answer, sacrifice, resolve, or react; the prompt shows what happened."""
+        if self.choice in ("protect", "support"):
+            await self._react(interaction)
+        elif self.choice == "sacrifice":
+            await self._sacrifice(interaction)
+        else:
+            await self._answer(interaction)
+
+    async def _react(self, interaction: discord.Interaction) -> None:
+        kind: ReactionKind = self.choice  # type: ignore[assignment]
+        async with at_table(interaction) as table:
+            pending = self._pending(table, interaction)
+            who = reactor(table, pending, kind, None)
+            react(table.encounter, who, pending, kind)
+            say_reaction(table, who, kind, pending)
+            prompt = prompt_of(table.encounter, pending, [], None)
+        await interaction.response.edit_message(
+            embed=prompt_embed(prompt), view=prompt_view(prompt)
+        )
+
+    async def _sacrifice(self, interaction: discord.Interaction) -> None:
+        async with at_table(interaction) as table:
+            pending = self._pending(table, interaction)
+            defender = flow.by_id(table.encounter, pending.defender_id)
+            table.require(defender, "defend")
+            sacrifice_for_defense(table.encounter, pending)
+            prompt = prompt_of(table.encounter, pending, [], None)
+        await interaction.response.edit_message(
+            embed=prompt_embed(prompt), view=prompt_view(prompt)
+        )
+
+    async def _answer(self, interaction: discord.Interaction) -> None:
         bot: Tablehand = interaction.client  # type: ignore[assignment]
         async with at_table(interaction) as table:
             encounter = table.encounter
-            pending = find_pending(encounter, self.attack_id)
-            if pending.prompt_message_id is None and interaction.message is not None:
-                pending.prompt_message_id = interaction.message.id  # shown, then the bot died
+            pending = self._pending(table, interaction)
             defender = next((c for c in encounter.combatants if c.id == pending.defender_id), None)
-            if defender is not None:
+            if defender is not None and not table.may(defender, "defend") and not table.is_gm:
+                raise NotAllowed("This is not your defense.")
+            if defender is not None and self.choice != "resolve":
                 table.require(defender, "defend")
-            if self.choice == "sacrifice" and defender is not None:
-                sacrifice_for_defense(encounter, pending)
-                prompt = prompt_of(encounter, pending, [], None)
-                settled = None
-            else:
-                # A defender who left the fight calls the attack off, whoever pressed.
-                strategy = None if self.choice == "sacrifice" else self.choice
-                settled = answer_attack(encounter, pending.id, strategy, bot.rng)  # type: ignore[arg-type]
-                if settled is not None:
-                    how = how_text(settled, chosen_by=interaction.user.display_name)
-                    shown = resolution(encounter, settled, how, [])
-                    note_settled(table, shown)
-        if self.choice == "sacrifice" and defender is not None:
-            await interaction.response.edit_message(
-                embed=prompt_embed(prompt), view=prompt_view(prompt)
-            )
-            return
+            # A defender who left the fight calls the attack off, whoever pressed.
+            strategy = None if self.choice == "resolve" else self.choice
+            settled = answer_attack(encounter, pending.id, strategy, bot.rng)  # type: ignore[arg-type]
+            if settled is not None:
+                how = how_text(settled, chosen_by=interaction.user.display_name)
+                shown = resolution(encounter, settled, how, [])
+                note_settled(table, shown)
         bot.scheduler.cancel(("defense", pending.id))
         if settled is None:
             await interaction.response.send_message(CALLED_OFF, ephemeral=True)
@@ -389,6 +532,12 @@ class DefenseButton(
             embed=resolution_embed(shown, gm_view=False),
             view=view,
         )
+
+    def _pending(self, table: Table, interaction: discord.Interaction) -> PendingAttack:
+        pending = find_pending(table.encounter, self.attack_id)
+        if pending.prompt_message_id is None and interaction.message is not None:
+            pending.prompt_message_id = interaction.message.id  # shown, then the bot died
+        return pending
 
 
 class CounterButton(PersistentButton, template=r"th:counter:(?P<attack>[\w-]+)"):

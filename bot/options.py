@@ -54,3 +54,6 @@ MasteryRank = sheet_range("mastery_rank")
 Trait = sheet_range("physical")  # a check's trait is a sheet attribute's value
 Name = app_commands.Range[str, 1, MAX_NAME_LENGTH]  # a combatant's or a character's
 Modifier = app_commands.Range[int, -100, 100]  # a flat modifier to an attack, defense or check
+Perception = sheet_range("perception_m")
+Durability = sheet_range("durability")
+Stamina = sheet_range("stamina")

@@ -143,6 +143,12 @@ class Table:
         """Refuse unless the caller is the GM; `doing` completes "Only the GM can …"."""
         require_gm(self.caller, self._readable_encounter, self.settings, doing)
 
+    def forcing(self, force: bool) -> bool:
+        """Return whether the GM forces an out-of-turn action [GAME.md §10]; refuse anyone else."""
+        if force:
+            self.require_gm("force an out-of-turn action")
+        return force
+
     def gm(self, doing: str) -> Encounter:
         """Return the encounter if the caller is its GM; refuse with "no encounter" first."""
         encounter = self.encounter

@@ -13,9 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import attacks, options
-from bot.rules.attacks import RangeKind, TargetSize
+from bot.rules.attacks import TargetSize
 from bot.rules.dice import Advantage
-from bot.rules.models import AttackStyle, DefenseStrategy
+from bot.rules.models import AttackStyle, DefenseStrategy, RangeKind
 from bot.table import combatant_choices
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ ATTACK_HELP = dict(
     base_risk="The weapon's base Risk (a Great Axe has 3)",
     cover_durability="Durability of the defender's cover, against penetration",
     counter="Use the counter-attack a natural 1 opened against the target (no action)",
+    force="GM: let the attacker act out of its turn (the result says so)",
 )
 
 
@@ -99,6 +100,7 @@ class Attacks(commands.Cog):
         base_risk: app_commands.Range[int, 1, 20] = 1,
         cover_durability: app_commands.Range[int, 0, 100] | None = None,
         counter: bool = False,
+        force: bool = False,
     ) -> None:
         options = {
             "style": style,
@@ -121,7 +123,9 @@ class Attacks(commands.Cog):
             "weight": weight,
             "counter": counter,
         }
-        await attacks.attack(interaction, target, attacker, options, bonus=bonus, spell=spell)
+        await attacks.attack(
+            interaction, target, attacker, options, bonus=bonus, spell=spell, force=force
+        )
 
     @app_commands.guild_only()
     @app_commands.command(name="defend", description="Answer an attack waiting for your defense")
@@ -139,6 +143,63 @@ class Attacks(commands.Cog):
         sacrifice: bool = False,
     ) -> None:
         await attacks.defend(interaction, strategy, combatant, sacrifice)
+
+    @app_commands.command(
+        name="grapple", description="Grapple a combatant (or an item it holds): Finesse, no damage"
+    )
+    @app_commands.autocomplete(target=combatant_choices, attacker=combatant_choices)
+    @app_commands.describe(
+        target="Who is grappled",
+        item="Grapple an item the target holds: it cannot be used while held",
+        attacker="The grappler (default: yours; the GM names NPCs)",
+        modifier="Flat modifier to the grapple roll",
+        force="GM: let the grappler act out of its turn (the result says so)",
+    )
+    async def grapple(
+        self,
+        interaction: discord.Interaction,
+        target: options.Name,
+        item: app_commands.Range[str, 1, 40] | None = None,
+        attacker: options.Name | None = None,
+        modifier: options.Modifier = 0,
+        force: bool = False,
+    ) -> None:
+        grapple = {"style": "melee", "grapple": True, "grapple_item": item, "stealth": None}
+        await attacks.attack(
+            interaction, target, attacker, {**grapple, "modifier": modifier}, force=force
+        )
+
+    @app_commands.command(
+        name="protect", description="Protect an ally from the attack waiting on it (you block)"
+    )
+    @app_commands.autocomplete(ally=combatant_choices, combatant=combatant_choices)
+    @app_commands.describe(
+        ally="The attacked ally (default: the one attack waiting)",
+        combatant="Who protects (default: yours that can)",
+    )
+    async def protect(
+        self,
+        interaction: discord.Interaction,
+        ally: options.Name | None = None,
+        combatant: options.Name | None = None,
+    ) -> None:
+        await attacks.react_to_attack(interaction, "protect", ally, combatant)
+
+    @app_commands.command(
+        name="support", description="Support an ally's waiting attack: +3 if you match its roll"
+    )
+    @app_commands.autocomplete(ally=combatant_choices, combatant=combatant_choices)
+    @app_commands.describe(
+        ally="The attacking ally (default: the one attack waiting)",
+        combatant="Who supports (default: yours that can)",
+    )
+    async def support(
+        self,
+        interaction: discord.Interaction,
+        ally: options.Name | None = None,
+        combatant: options.Name | None = None,
+    ) -> None:
+        await attacks.react_to_attack(interaction, "support", ally, combatant)
 
 
 async def setup(bot: Tablehand) -> None:

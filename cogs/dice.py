@@ -10,12 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import options
-from bot.errors import NotFound
+from bot.errors import BadInput, NotFound
 from bot.permissions import controls
 from bot.render.attacks import check_text, roll_text
 from bot.rules import encounter as flow
+from bot.rules.attack_flow import parse_extra_dice
+from bot.rules.attacks import Attribute
 from bot.rules.checks import ChallengeLevel, TimeTaken, roll_check
-from bot.rules.dice import Roller, roll_expression
+from bot.rules.dice import Advantage, Roller, roll_expression
 from bot.rules.grit import die_of
 from bot.rules.models import Combatant
 from bot.sheets import as_played
@@ -25,10 +27,36 @@ if TYPE_CHECKING:
     from bot.app import Tablehand
 
 _CORE_TOKEN = re.compile(r"(?<![A-Za-z])core", re.IGNORECASE)  # as bot.rules.dice reads it
-DIFFICULTIES = [
-    app_commands.Choice(name=f"{level.display} ({level.value})", value=level.value)
-    for level in ChallengeLevel
-]
+CHECK_HELP = dict(
+    difficulty="A challenge level: a number, or Trivial 3 … Inconceivable 21",
+    trait="The trait's value added to the core die",
+    attribute="Add the roller's Physical or Finesse instead (Injuries cost Finesse checks 1 each)",
+    time="Taking longer adds +3/+6; rushing raises the level by 3 per halving",
+    modifier="The GM's modifier (fine tools +, improvised tools −)",
+    risk="Situational Risk added to the check's Risk",
+    advantage="Roll two core dice and keep the better (or worse)",
+    explode="A maximum face rolls again and adds",
+    bonus="Bonus and penalty dice, e.g. +1d10 -1d6 (never cause Risk or Critical)",
+    jump="A jump: refused with an injury to the legs",
+    combatant="Who checks (default: yours; the GM names NPCs)",
+)
+
+
+async def difficulty_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Offer the named challenge levels; any number typed is taken as it is."""
+    typed = current.strip()
+    levels = [
+        app_commands.Choice(name=f"{level.display} ({level.value})", value=level.display)
+        for level in ChallengeLevel
+        if typed.casefold() in level.display.casefold() or typed == str(level.value)
+    ]
+    if typed.isdigit() and not any(c.value == typed for c in levels):
+        levels.insert(0, app_commands.Choice(name=typed, value=typed))
+    return levels
+
+
 NO_ROLLER = "join this channel's fight (/init join) or choose an active character (/character use)."
 
 
@@ -83,30 +111,42 @@ class Dice(commands.Cog):
 
     @app_commands.guild_only()
     @app_commands.command(name="check", description="Roll a check against a challenge level")
-    @app_commands.autocomplete(combatant=combatant_choices)
-    @app_commands.choices(difficulty=DIFFICULTIES)
-    @app_commands.describe(
-        trait="The trait's value added to the core die",
-        difficulty="The challenge level to reach",
-        time="Taking longer adds +3/+6; rushing raises the level by 3 per halving",
-        modifier="The GM's modifier (fine tools +, improvised tools −)",
-        combatant="Who checks (default: yours; the GM names NPCs)",
-    )
+    @app_commands.autocomplete(combatant=combatant_choices, difficulty=difficulty_choices)
+    @app_commands.describe(**CHECK_HELP)
     async def check(
         self,
         interaction: discord.Interaction,
-        trait: options.Trait,
-        difficulty: app_commands.Choice[int],
+        difficulty: app_commands.Range[str, 1, 20],
+        trait: options.Trait | None = None,
+        attribute: Attribute | None = None,
         time: TimeTaken = "normal",
         modifier: options.Modifier = 0,
+        risk: options.Risk = 0,
+        advantage: Advantage | None = None,
+        explode: bool = False,
+        bonus: app_commands.Range[str, 1, 200] | None = None,
+        jump: bool = False,
         combatant: options.Name | None = None,
     ) -> None:
+        if trait is not None and attribute is not None:
+            raise BadInput("Give the trait's value or the attribute to use, not both.")
+        bonus_dice, penalty_dice = parse_extra_dice(bonus)
+        roll = {
+            "modifier": modifier,
+            "time": time,
+            "situational_risk": risk,
+            "advantage": advantage,
+            "explode": explode,
+            "bonus_dice": bonus_dice,
+            "penalty_dice": penalty_dice,
+            "jump": jump,
+        }
         rng = self.bot.rng
         async with at_table(interaction) as table:
             roller = fighter(table, combatant)
             if roller is not None:
                 result = roll_check(
-                    roller, difficulty.value, rng, trait=trait, modifier=modifier, time=time
+                    roller, difficulty, rng, **_trait(roller, trait, attribute), **roll
                 )
                 table.say(check_text(result), about=roller, log=False)
         if roller is not None:
@@ -115,9 +155,16 @@ class Dice(commands.Cog):
         if character is None:
             raise NotFound(f"A check rolls your core die: {NO_ROLLER}")
         result = roll_check(
-            character, difficulty.value, rng, trait=trait, modifier=modifier, time=time
+            character, difficulty, rng, **_trait(character, trait, attribute), **roll
         )
         await interaction.response.send_message(check_text(result))
+
+
+def _trait(roller: Roller, trait: int | None, attribute: str | None) -> dict[str, object]:
+    """Return the trait a check adds: a value typed, or the roller's Physical or Finesse."""
+    if attribute is not None:
+        return {"trait": getattr(roller, attribute), "trait_name": attribute.capitalize()}
+    return {"trait": trait or 0}
 
 
 async def setup(bot: Tablehand) -> None:

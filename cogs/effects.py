@@ -23,7 +23,9 @@ from bot.render.effects import (
     movement_text,
     removed_text,
     special_text,
+    stood_text,
 )
+from bot.rules import movement
 from bot.rules import specials as rules
 from bot.table import AUTOCOMPLETE_LIMIT, at_table, combatant_choices, glance
 
@@ -154,8 +156,9 @@ class Effects(commands.Cog):
     @effect.command(name="remove", description="Take a Special off (or lower it by X)")
     @app_commands.describe(
         combatant="Whose Special",
-        special="The Special to remove (Prone: the combatant stands up)",
+        special="The Special to remove (Prone: the combatant stands up, one action)",
         x="Lower it by X instead (spend Bulwark or Mark, a Vitality check against Root)",
+        force="GM: stand up out of turn (the reply says so)",
     )
     @app_commands.autocomplete(combatant=combatant_choices, special=carried_special)
     async def remove(
@@ -164,10 +167,16 @@ class Effects(commands.Cog):
         combatant: str,
         special: str,
         x: int | None = None,
+        force: bool = False,
     ) -> None:
         definition = self._special(special)
         async with at_table(interaction) as table:
             target = table.pick(combatant, "act")
+            forced = table.forcing(force)
+            if definition.key == rules.PRONE and x is None:
+                stood = movement.stand(table.encounter, target, forced=forced)
+                table.say(stood_text(target.name, stood), about=target)
+                return
             lowered = rules.remove_special(target, definition, x)
             table.say(removed_text(target.name, lowered), about=target)
 
@@ -177,11 +186,12 @@ class Effects(commands.Cog):
     async def list(self, interaction: discord.Interaction, combatant: str | None = None) -> None:
         async with at_table(interaction) as table:
             encounter = table.encounter
+            shown = [c for c in encounter.combatants if table.is_gm or not c.hidden]
+            names = {c.id: c.name for c in shown}
             if combatant:
-                lines = effect_lines(table.named(combatant), self.book, detail=True)
+                lines = effect_lines(table.named(combatant), self.book, detail=True, names=names)
             else:
-                shown = [c for c in encounter.combatants if table.is_gm or not c.hidden]
-                lines = [line for c in shown for line in effect_lines(c, self.book)]
+                lines = [line for c in shown for line in effect_lines(c, self.book, names=names)]
             table.tell("\n".join(lines) or "No combatants yet.")  # as many messages as it takes
 
     # /move ---------------------------------------------------------------------------
@@ -189,23 +199,31 @@ class Effects(commands.Cog):
     @app_commands.guild_only()
     @app_commands.command(name="move", description="Record voluntary movement this turn, in metres")
     @app_commands.describe(
-        distance="Metres moved (one space = 2 m)",
+        distance="Metres moved (one space = 2 m): 2 m free a round, then Mobility per action",
         combatant="Who moves (default: your combatant)",
+        force="GM: move out of turn (the reply says so)",
     )
     @app_commands.autocomplete(combatant=combatant_choices)
     async def move(
-        self, interaction: discord.Interaction, distance: int, combatant: str | None = None
+        self,
+        interaction: discord.Interaction,
+        distance: int,
+        combatant: str | None = None,
+        force: bool = False,
     ) -> None:
         async with at_table(interaction) as table:
             mover = table.pick(combatant, "act")
-            movement = rules.move(mover, distance, self.book)
+            moved = movement.move_combatant(
+                table.encounter, mover, distance, self.book, forced=table.forcing(force)
+            )
             lacerate = None
-            if movement.lacerate_damage:
-                lacerate = table.change_grit(mover, damage=movement.lacerate_damage, say=False)
+            if moved.movement.lacerate_damage:
+                damage = moved.movement.lacerate_damage
+                lacerate = table.change_grit(mover, damage=damage, say=False)
             table.say(
-                lambda gm_view: movement_text(movement, lacerate, gm_view=gm_view),
+                lambda gm_view: movement_text(moved, lacerate, gm_view=gm_view),
                 about=mover,
-                log=moved_log(movement, lacerate),
+                log=moved_log(moved.movement, lacerate),
             )
 
 

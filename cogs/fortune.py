@@ -15,9 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import turns
+from bot.attacks import prompt_of, refresh_prompt
 from bot.render.fortune import declared_text, haste_text, sacrifice_text, undeclared_text
 from bot.render.turns import announce
-from bot.rules import declarations, fortune
+from bot.rules import attack_flow, declarations, fortune
+from bot.rules.acting import on_turn
 from bot.rules.models import DeclarationKind, LongActionKind, SacrificeFor
 from bot.table import at_table, combatant_choices, glance, name_choices
 
@@ -96,6 +98,7 @@ class Fortune(commands.Cog):
     @app_commands.describe(
         for_="What gets +3 for the rest of the round (default: attack on your turn, else defense)",
         combatant=COMBATANT_HELP,
+        force="GM: sacrifice out of turn (the reply says so)",
     )
     @app_commands.autocomplete(combatant=combatant_choices)
     async def sacrifice(
@@ -103,12 +106,21 @@ class Fortune(commands.Cog):
         interaction: discord.Interaction,
         for_: SacrificeFor | None = None,
         combatant: str | None = None,
+        force: bool = False,
     ) -> None:
         async with at_table(interaction) as table:
             chosen = table.pick(combatant, "act")
             encounter = table.encounter
-            result = fortune.sacrifice_action(encounter, chosen, for_)
-            table.say(sacrifice_text(chosen, result, encounter.round), about=chosen)
+            forced = table.forcing(force)
+            result, answered = attack_flow.sacrifice(encounter, chosen, for_, forced=forced)
+            text = sacrifice_text(chosen, result, encounter.round)
+            if answered is None and forced and not on_turn(encounter, chosen):
+                text += " Out of turn: forced by the GM."
+            table.say(text, about=chosen)
+            prompt = prompt_of(encounter, answered, [], None) if answered else None
+        if answered is not None and prompt is not None:
+            bot = self.bot
+            await refresh_prompt(bot, table.channel_id, prompt, answered.prompt_message_id)
 
     # Declarations --------------------------------------------------------------------
 
@@ -119,10 +131,11 @@ class Fortune(commands.Cog):
     )
     @app_commands.describe(
         action="What it does; for a long action under way, its name again to work on it",
-        kind="primary, sub, movement, fast, or long (several rounds)",
+        kind="primary, sub, movement, fast, long (several rounds), or minor (−2 before its turn)",
         rounds="A new long action's count (set by the GM)",
         long_type="focused: full attention, reset when attacked; cumulative: +1 per main action",
         combatant=COMBATANT_HELP,
+        force="GM: work on a long action out of turn (the reply says so)",
     )
     @app_commands.autocomplete(action=_long_action_choices, combatant=combatant_choices)
     async def declare(
@@ -133,11 +146,18 @@ class Fortune(commands.Cog):
         rounds: app_commands.Range[int, 1, 100] | None = None,
         long_type: LongActionKind | None = None,
         combatant: str | None = None,
+        force: bool = False,
     ) -> None:
         async with at_table(interaction) as table:
             chosen = table.pick(combatant, "act")
             declared = declarations.declare(
-                table.encounter, chosen, action, kind, rounds=rounds, long_type=long_type
+                table.encounter,
+                chosen,
+                action,
+                kind,
+                rounds=rounds,
+                long_type=long_type,
+                forced=table.forcing(force),
             )
             table.say(declared_text(chosen, declared), about=chosen)
 

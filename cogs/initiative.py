@@ -9,13 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import options, turns
+from bot import combatant_edit, options, turns
+from bot.combatant_edit import edited_text
 from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
 from bot.outbox import Outbox
 from bot.render.text import name_text
 from bot.render.tracker import actor_page, ended_embed, standings_lines, tracker_pages
 from bot.render.turns import announce, summary_embeds
 from bot.rules import encounter as flow
+from bot.rules.combatant_edit import edit_combatant
 from bot.rules.models import (
     DEFAULT_MAX_GRIT,
     MAX_TAGS,
@@ -420,6 +422,54 @@ class Initiative(
                     f"it acts next, at place {place}."
                 )
             table.say(text, about=moving, log=f"The GM moves {name} to place {place}.")
+
+    @app_commands.command(name="edit", description="Set a combatant's stats and situation (GM)")
+    @app_commands.autocomplete(combatant=combatant_choices)
+    @app_commands.describe(**combatant_edit.EDIT_HELP)
+    @app_commands.rename(
+        perception_m="perception", directions_blocked="blocked", fixed_object="object"
+    )
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        combatant: str,
+        physical: options.Physical | None = None,
+        finesse: options.Finesse | None = None,
+        perception_m: options.Perception | None = None,
+        durability: options.Durability | None = None,
+        stamina: options.Stamina | None = None,
+        reach: app_commands.Range[int, 0, 10] | None = None,
+        directions_blocked: app_commands.Range[int, 0, 6] | None = None,
+        fixed_object: bool | None = None,
+        prone: bool | None = None,
+        stealth: bool | None = None,
+        injuries: app_commands.Range[int, 0, 99] | None = None,
+        leg_injury: bool | None = None,
+        risk: options.Risk | None = None,
+        crit_range: options.CritRange | None = None,
+    ) -> None:
+        typed = {
+            "physical": physical,
+            "finesse": finesse,
+            "perception_m": perception_m,
+            "durability": durability,
+            "stamina": stamina,
+            "reach": reach,
+            "directions_blocked": directions_blocked,
+            "fixed_object": fixed_object,
+            "prone": prone,
+            "stealth": stealth,
+            "injuries": injuries,
+            "leg_injury": leg_injury,
+            "risk": risk,
+            "crit_range": crit_range,
+        }
+        given = {field: value for field, value in typed.items() if value is not None}
+        async with at_table(interaction) as table:
+            encounter = table.gm("edit combatants")
+            edited = table.named(combatant)
+            changes = edit_combatant(encounter, edited, given)
+            table.say(edited_text(edited.name, changes), about=edited)
 
     @app_commands.command(name="list", description="Show the whole tracker (only to you)")
     async def list(self, interaction: discord.Interaction) -> None:

@@ -44,21 +44,29 @@ STYLE_NAMES = {
 # Why the defender was not asked, as the result's description says it (and the defense
 # line, for a defense with no roll).
 NO_CHOICE_NOTES: dict[NoChoice, str] = {
-    "critical": "no defense roll: a Critical hits automatically",
-    "risk_failure": "no defense roll: a Risk failure misses automatically",
     "surprised": "surprised in round zero: defense 6 + range",
     "counter": "a counter-attack: no defense",
+    "perception": "from stealth: the target's Perception is its defense",
     "focused_long_action": "focused on a long action: no defense",
     "cumulative_long_action": "busy with a cumulative long action: hit automatically",
     "broken": "Broken: no defense",
+    "stunned": "Stunned: it cannot react, no defense",
+    "grappling": "grappling: Break Away is its only defense, none against ranged",
     "fixed_object": "a fixed object: defense 3 + range",
 }
 NO_DEFENSE: dict[NoChoice, str] = {
     "counter": "counter-attacked",
     "focused_long_action": "focused on a long action",
     "broken": "Broken",
-    "fixed_object": "a fixed object",
+    "stunned": "Stunned",
+    "grappling": "grappling",
 }
+# The automatic outcomes a blind defense meets only in the result [GAME.md §10].
+AUTO_NOTES = {
+    "critical": "no defense roll: a Critical hits automatically",
+    "risk_failure": "no defense roll: a Risk failure misses automatically",
+}
+DOUBLING_TEXT = {"stealth": "×2 melee from stealth", "surprised": "×2 melee surprise attack"}
 
 
 # Numbers.
@@ -120,6 +128,10 @@ def defense_text(defense: DefenseRoll) -> str:
         terms.append(STRATEGY_NAMES[defense.strategy])
     elif defense.no_roll == "surprised":
         terms.append(f"Surprised (round zero) · base {defense.base}")
+    elif defense.no_roll == "fixed_object":
+        terms.append(f"Fixed object · base {defense.base}")
+    elif defense.no_roll == "perception":
+        terms.append(f"Perception (passive) · base {defense.base}")
     elif defense.no_roll is not None:
         terms.append(f"No defense ({NO_DEFENSE[defense.no_roll]})")
     if defense.core is not None:
@@ -158,8 +170,12 @@ def outcome_text(result: AttackResult, attacker: str, defender: str) -> str:
                 )
             return text
     attack, defense = result.attack_value, result.defense_value
+    challenge = result.defense is not None and result.defense.challenge
     if result.hit:
-        return f"**{attack}** vs **{defense}** — **hit**"
+        reached = (
+            " (a challenge level is hit when reached)" if challenge and attack == defense else ""
+        )
+        return f"**{attack}** vs **{defense}** — **hit**{reached}"
     tie = " (ties go to the defender)" if attack == defense else ""
     return f"**{attack}** vs **{defense}** — **miss**{tie}"
 
@@ -187,8 +203,10 @@ def damage_text(result: AttackResult, bonuses: Sequence[HitBonus]) -> str:
             f"(penetration {damage.penetration} > {damage.durability})"
         )
     terms += [_modifier(m) for m in damage.momentum]
+    if damage.absorbed:
+        terms.append(f"Armor ({damage.armor}) {_signed(-damage.absorbed)}")
     if damage.doubled:
-        terms.append("×2 melee from stealth")
+        terms.append(DOUBLING_TEXT[damage.doubled])
     text = " · ".join(terms) + f" → **{damage.total}**"
     if damage.withering:
         text += "\nAltitude: the GM adjudicates a Withering roll."
@@ -200,20 +218,30 @@ def damage_text(result: AttackResult, bonuses: Sequence[HitBonus]) -> str:
 
 @dataclass
 class Prompt:
-    """An attack waiting for the defender: what the prompt message shows."""
+    """An attack waiting for the defender: what the prompt message shows (never its dice)."""
 
     attack_id: str
     attacker: str
     defender: str
     spec: AttackSpec
-    roll: AttackRoll
-    strategies: list[DefenseStrategy]
-    default: DefenseStrategy
+    strategies: list[DefenseStrategy]  # empty: the defender cannot respond
+    default: DefenseStrategy | None
     due_at: float
     ping: int | None
+    no_choice: NoChoice | None = None
     sacrifice_offered: bool = False
     sacrificed: bool = False
+    protectors: list[str] = field(default_factory=list)
+    supporters: list[str] = field(default_factory=list)
+    can_protect: bool = False  # an ally of the defender may still protect it
+    can_support: bool = False  # an ally of the attacker may still support the attack
+    forced: bool = False
     notes: list[str] = field(default_factory=list)  # in the text: "Shade is revealed."
+
+    @property
+    def resolvable(self) -> bool:
+        """Return whether the prompt settles with one press (Resolve), not a strategy."""
+        return not self.strategies or bool(self.protectors)
 
 
 def _choices(names: Sequence[str]) -> str:
@@ -227,26 +255,70 @@ def prompt_content(prompt: Prompt) -> str:
     return "\n".join(lines)
 
 
-def prompt_embed(prompt: Prompt) -> discord.Embed:
-    """Render the attack and the defender's choice, with the default and its deadline."""
+def situation_text(spec: AttackSpec) -> str:
+    """Return what the defender knows of the attack before the dice: style, range, cover."""
+    parts = [STYLE_NAMES[spec.style].capitalize()]
+    if spec.ranged:
+        parts.append(
+            "point-blank (defended as melee)" if spec.point_blank else f"{spec.distance} spaces"
+        )
+    if spec.cover and not spec.point_blank:
+        parts.append(f"cover {spec.cover}")
+    if spec.charge_spaces:
+        parts.append(f"a charge of {spec.charge_spaces} spaces")
+    if spec.grapple:
+        parts.append("a grapple" + (f" for {spec.grapple_item}" if spec.grapple_item else ""))
+    return " · ".join(parts)
+
+
+def _prompt_lines(prompt: Prompt) -> list[str]:
+    defender = prompt.defender
     due = int(prompt.due_at)
-    names = [STRATEGY_NAMES[s] for s in prompt.strategies]
-    lines = [f"{prompt.defender}, choose a defense: {_choices(names)}."]
-    if prompt.sacrificed:
-        lines.append(f"{prompt.defender} sacrifices an action: +3 defense.")
-    elif prompt.sacrifice_offered:
-        lines.append("Sacrifice an action first for +3 defense this round.")
-    lines.append(
-        f"Without an answer by <t:{due}:T> (<t:{due}:R>), "
-        f"{prompt.defender} uses **{STRATEGY_NAMES[prompt.default]}**."
-    )
-    embed = discord.Embed(
+    deadline = f"<t:{due}:T> (<t:{due}:R>)"
+    lines = [situation_text(prompt.spec) + ". Its dice are rolled and shown with the result."]
+    if prompt.protectors:
+        lines.append(
+            f"{_choices(prompt.protectors)} protect{'s' if len(prompt.protectors) == 1 else ''} {defender}: blocking in its place."
+        )
+        lines.append(f"**Resolve** settles it; without it by {deadline} it settles by itself.")
+    elif not prompt.strategies:
+        note = NO_CHOICE_NOTES[prompt.no_choice] if prompt.no_choice else "no defense"
+        lines.append(f"{defender} cannot respond ({note}).")
+        lines.append(f"**Resolve** settles it; without it by {deadline} it settles by itself.")
+    else:
+        names = [STRATEGY_NAMES[s] for s in prompt.strategies]
+        lines.append(f"{defender}, choose a defense: {_choices(names)}.")
+        if prompt.sacrificed:
+            lines.append(f"{defender} sacrifices an action: +3 defense.")
+        elif prompt.sacrifice_offered:
+            lines.append("Sacrifice an action first for +3 defense this round.")
+        default = STRATEGY_NAMES[prompt.default] if prompt.default else "no defense"
+        lines.append(f"Without an answer by {deadline}, {defender} uses **{default}**.")
+    if prompt.supporters:
+        lines.append(
+            f"{_choices(prompt.supporters)} support{'s' if len(prompt.supporters) == 1 else ''} {prompt.attacker}'s attack."
+        )
+    offers = []
+    if prompt.can_protect:
+        offers.append(f"**Protect** {defender} (an action; the protector must block)")
+    if prompt.can_support:
+        offers.append(
+            f"**Support** {prompt.attacker} (an action; +3 if the roll matches the attack's)"
+        )
+    if offers:
+        lines.append("Allies may " + " or ".join(offers) + ".")
+    if prompt.forced:
+        lines.append("Out of turn: forced by the GM.")
+    return lines
+
+
+def prompt_embed(prompt: Prompt) -> discord.Embed:
+    """Render the waiting attack without its numbers: the choice, the default, the deadline."""
+    return discord.Embed(
         title=f"{prompt.attacker} attacks {prompt.defender} — {STYLE_NAMES[prompt.spec.style]}",
-        description="\n".join(lines),
+        description="\n".join(_prompt_lines(prompt)),
         colour=PROMPT_COLOUR,
     )
-    embed.add_field(name="Attack", value=attack_text(prompt.roll), inline=False)
-    return embed
 
 
 def answered_text(defender: str, how: str) -> str:
@@ -267,10 +339,11 @@ class Resolution:
     """A settled attack as the result shows it: names, how it was defended, extra notes."""
 
     attacker: str
-    defender: str
+    defender: str  # whom the attack was aimed at
     settled: Settled
     how: str  # "Block, chosen by bob", "Block, the default after the timeout", why no choice
     notes: list[str] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)  # reactors' names by id
 
     @property
     def spec(self) -> AttackSpec:
@@ -280,17 +353,66 @@ class Resolution:
     def result(self) -> AttackResult:
         return self.settled.result
 
+    @property
+    def took_it(self) -> str:
+        """Return who took the attack: the target, or the protector whose block applied."""
+        return self.names.get(self.settled.defender_id, self.defender)
+
 
 def _title(resolution: Resolution) -> tuple[str, discord.Colour]:
     result = resolution.result
     if result.critical:
         verdict, colour = "Critical hit", CRITICAL_COLOUR
+    elif result.hit and resolution.spec.grapple:
+        verdict, colour = "Grappled", HIT_COLOUR
     elif result.hit:
         verdict, colour = "Hit", HIT_COLOUR
     else:
         verdict, colour = "Miss", MISS_COLOUR
     counter = "counter-attacks" if resolution.spec.counter else "attacks"
+    if resolution.spec.grapple:
+        counter = "grapples"
     return f"{resolution.attacker} {counter} {resolution.defender} — {verdict}", colour
+
+
+def support_text(resolution: Resolution) -> str | None:
+    """Return each supporting roll against the ally's roll, and whether it enhanced it [002]."""
+    support = resolution.settled.support
+    if support is None:
+        return None
+    lines = []
+    best = support.best
+    for roll in support.rolls:
+        name = resolution.names.get(roll.combatant_id, "someone who left")
+        if roll.core is None:
+            lines.append(f"{name}: could not roll")
+            continue
+        text = f"{name}: {core_text(roll.core)} · {roll.attribute.capitalize()} {_signed(roll.attribute_value)} → **{roll.value}**"
+        if roll.core.risk_failure:
+            text += " (Risk failure)"
+        lines.append(text)
+    verdict = (
+        f"matches or beats {resolution.attacker}'s roll {support.against}: **+{support.bonus}**"
+        if support.bonus
+        else f"below {resolution.attacker}'s roll {support.against}: no help"
+    )
+    who = resolution.names.get(best.combatant_id, "") if best is not None else ""
+    lines.append(f"Highest: {who} — {verdict}")
+    return "\n".join(lines)
+
+
+def _defense_field(resolution: Resolution) -> str | None:
+    result, settled = resolution.result, resolution.settled
+    if not settled.protected:
+        return None if result.defense is None else defense_text(result.defense)
+    lines = []
+    for block in settled.protections or ([result.defense] if result.defense else []):
+        name = resolution.names.get(block.defender_id or 0, "someone")
+        applied = " (applies: the highest)" if block.defender_id == settled.defender_id else ""
+        lines.append(f"{name} protects — {defense_text(block)}{applied}")
+    if not lines:
+        lines.append(f"{resolution.took_it} protects — no defense roll")
+    return "\n".join(lines)
 
 
 def resolution_embed(resolution: Resolution, *, gm_view: bool) -> discord.Embed:
@@ -302,14 +424,16 @@ def resolution_embed(resolution: Resolution, *, gm_view: bool) -> discord.Embed:
     embed.add_field(
         name="Attack", value=attack_text(result.attack, result.attack_modifiers), inline=False
     )
-    if result.defense is not None:
-        embed.add_field(name="Defense", value=defense_text(result.defense), inline=False)
+    if (support := support_text(resolution)) is not None:
+        embed.add_field(name="Support", value=support[:FIELD_LIMIT], inline=False)
+    if (defense := _defense_field(resolution)) is not None:
+        embed.add_field(name="Defense", value=defense[:FIELD_LIMIT], inline=False)
     embed.add_field(
         name="Outcome",
-        value=outcome_text(result, resolution.attacker, resolution.defender),
+        value=outcome_text(result, resolution.attacker, resolution.took_it),
         inline=False,
     )
-    if result.hit:
+    if result.damage is not None:
         bonuses = resolution.settled.bonuses
         embed.add_field(
             name="Damage", value=damage_text(result, bonuses)[:FIELD_LIMIT], inline=False
@@ -324,27 +448,41 @@ def resolution_embed(resolution: Resolution, *, gm_view: bool) -> discord.Embed:
 
 
 def _notes(resolution: Resolution) -> list[str]:
-    result, defender, settled = resolution.result, resolution.defender, resolution.settled
+    result, settled = resolution.result, resolution.settled
+    took = resolution.took_it
     notes = list(resolution.notes)
     if result.durability_loss and settled.durability_after is not None:
         notes.append(
-            f"{defender}'s blocking item loses {result.durability_loss} durability "
+            f"{took}'s blocking item loses {result.durability_loss} durability "
             f"(now {settled.durability_after})."
         )
     if result.stamina_spent and settled.stamina_after is not None:
         notes.append(
-            f"{defender} spends {result.stamina_spent} stamina to dodge "
-            f"(now {settled.stamina_after})."
+            f"{took} spends {result.stamina_spent} stamina to dodge (now {settled.stamina_after})."
         )
     interrupted = settled.long_action
     if interrupted is not None:
         if interrupted.kind == "focused":
             notes.append(
-                f"{defender}'s focused long action {interrupted.name} goes back to "
+                f"{took}'s focused long action {interrupted.name} goes back to "
                 f"{interrupted.progress_after} (was {interrupted.progress_before})."
             )
         else:
-            notes.append(f"{defender} adds no progress to {interrupted.name} this round.")
+            notes.append(f"{took} adds no progress to {interrupted.name} this round.")
+    if settled.grappled is not None:
+        item = (
+            f" — {settled.grappled.item} is held and cannot be used"
+            if settled.grappled.item
+            else ""
+        )
+        notes.append(
+            f"{resolution.attacker} and {took} are locked in a grapple{item}: neither acts; "
+            "Break Away is the only way out (/breakaway)."
+        )
+    if settled.broke_free:
+        notes.append(f"{took} breaks away from {resolution.attacker}.")
+    if settled.forced:
+        notes.append("Out of turn: forced by the GM.")
     return notes
 
 
@@ -352,7 +490,11 @@ def resolution_log(resolution: Resolution) -> str:
     """Return the resolution's line for the round's log."""
     result = resolution.result
     verb = "counter-attacks" if resolution.spec.counter else "attacks"
+    if resolution.spec.grapple:
+        verb = "grapples"
     head = f"{resolution.attacker} {verb} {resolution.defender} ({resolution.spec.style})"
+    if resolution.settled.protected:
+        head += f", {resolution.took_it} protecting"
     if result.auto_reason == "critical":
         outcome = "a Critical hit"
     elif result.auto_reason == "risk_failure":
@@ -363,7 +505,7 @@ def resolution_log(resolution: Resolution) -> str:
         outcome = "an automatic hit"
     else:
         outcome = f"{result.attack_value} vs {result.defense_value}, {result.outcome}"
-    damage = f" for {result.damage_dealt}" if result.hit else ""
+    damage = f" for {result.damage_dealt}" if result.damage is not None else ""
     return f"{head}: {outcome}{damage}."
 
 
@@ -391,12 +533,15 @@ def check_text(check: CheckResult) -> str:
         target = level
     if core.risk_failure:
         verdict = f"Risk failure (natural {core.natural} ≤ Risk {core.risk}) — **failure**"
-    elif core.critical:
+    elif core.critical and check.success:
         verdict = f"Critical (natural {core.natural}) — **success**"
+    elif core.critical:
+        verdict = f"Critical (natural {core.natural}), but the total falls short — **failure**"
     else:
         verdict = "**success**" if check.success else "**failure**"
+    what = "jumps" if check.jump else "checks"
     return (
-        f"🎯 **{name_text(check.roller)}** checks against {target}: "
+        f"🎯 **{name_text(check.roller)}** {what} against {target}: "
         + " · ".join(terms)
         + f" → **{check.total}** — {verdict}"
     )

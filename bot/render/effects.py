@@ -9,6 +9,7 @@ from bot.render.grit import grit_change_text
 from bot.render.text import name_text
 from bot.rules.grit import GritChange
 from bot.rules.models import ActiveSpecial, Combatant
+from bot.rules.movement import FREE_MOVE_M, Moved, StoodUp
 from bot.rules.specials import (
     Applied,
     Lowered,
@@ -122,6 +123,12 @@ def cleansed_text(combatant: str, x: int, lowered: Lowered) -> str:
     return f"Cleanse {x} on {name_text(combatant)}: {lowered_text(lowered)}."
 
 
+def stood_text(combatant: str, stood: StoodUp) -> str:
+    """Return "Mira stands up (one action; 1 left)."."""
+    forced = " Out of turn: forced by the GM." if stood.forced else ""
+    return f"{combatant} stands up (Prone removed; one action, {stood.actions_left} left).{forced}"
+
+
 def removed_text(combatant: str, lowered: Lowered) -> str:
     """Return what /effect remove did: "Goblin's Ruin 3 is removed." or "Bulwark 3 → 2"."""
     combatant = name_text(combatant)
@@ -145,18 +152,28 @@ def mobility_text(allowed: Mobility) -> str:
     return text
 
 
-def movement_text(movement: Movement, lacerate: GritChange | None, *, gm_view: bool) -> str:
-    """Return what /move did: metres, the Mobility check, Lacerate's damage, Slow satisfied."""
+def _actions(count: int) -> str:
+    return f"{count} action{'s' if count != 1 else ''}"
+
+
+def movement_text(moved: Moved, lacerate: GritChange | None, *, gm_view: bool) -> str:
+    """Return what /move did: metres, Mobility, the actions it cost, Lacerate, Slow satisfied."""
+    movement = moved.movement
     name = name_text(movement.combatant)
+    if moved.actions_spent:
+        cost = f"{_actions(moved.actions_spent)} spent, {moved.actions_left} left"
+    elif movement.moved_after <= FREE_MOVE_M:
+        cost = "the free space: no action"
+    else:
+        cost = "no further action"
     text = (
         f"{name} moves {movement.metres} m ({movement.moved_after} m this turn; "
-        f"{mobility_text(movement.mobility)})."
+        f"{mobility_text(movement.mobility)}; {cost})."
     )
-    if movement.beyond_m:
-        text += (
-            f" That is {movement.beyond_m} m beyond its Mobility: allowed, the GM rules on how "
-            "(a dash, a second move)."
-        )
+    if moved.exposed:
+        text += f" {name} leaves full cover."
+    if moved.forced:
+        text += " Out of turn: forced by the GM."
     if movement.lacerate and lacerate is not None:
         tiers = ", ".join(TIER_TEXT[hit.tier] for hit in movement.lacerate)
         grit = grit_change_text(lacerate, gm_view=gm_view)
@@ -179,8 +196,39 @@ def moved_log(movement: Movement, lacerate: GritChange | None) -> Callable[[bool
     return line
 
 
-def effect_lines(combatant: Combatant, book: SpecialBook, *, detail: bool = False) -> list[str]:
-    """Return a combatant's Specials for /effect list; with detail, each one's effect too."""
+def situation_marks(combatant: Combatant, names: dict[int, str]) -> list[str]:
+    """Return a combatant's situation in words: hidden, cover, engaged, grappling, essence."""
+    marks = []
+    if combatant.stealth:
+        marks.append("hidden (+4 to its actions)")
+    if combatant.full_cover:
+        marks.append("in full cover")
+    if combatant.engaged_with:
+        marks.append("engaged with " + ", ".join(names.get(i, "?") for i in combatant.engaged_with))
+    if combatant.grapple is not None:
+        partner = names.get(combatant.grapple.partner_id, "?")
+        held = f" for {combatant.grapple.item}" if combatant.grapple.item else ""
+        marks.append(f"grappling {partner}{held}")
+    if combatant.guarding:
+        marks.append("guarding")
+    if combatant.essence is not None:
+        marks.append(f"essence: {combatant.essence.name} ({combatant.essence.kind})")
+    if combatant.injuries:
+        marks.append(f"Injuries {combatant.injuries}" + (" (legs)" if combatant.leg_injury else ""))
+    if combatant.fixed_object:
+        marks.append("fixed object")
+    return marks
+
+
+def effect_lines(
+    combatant: Combatant,
+    book: SpecialBook,
+    *,
+    detail: bool = False,
+    names: dict[int, str] | None = None,
+) -> list[str]:
+    """Return a combatant's Specials and situation for /effect list; with detail, each effect."""
+    names = names or {}
     carried = []
     if combatant.prone:
         carried.append(("Prone", book.get("prone"), None))
@@ -193,6 +241,7 @@ def effect_lines(combatant: Combatant, book: SpecialBook, *, detail: bool = Fals
     extras = [mobility_text(mobility(combatant, book)), f"moved {combatant.moved_m} m this turn"]
     if combatant.stress:
         extras.append(f"Stress {combatant.stress}")
+    extras += situation_marks(combatant, names)
     lines = [header + " · " + " · ".join(extras)]
     if detail:
         for text, definition, _ in carried:

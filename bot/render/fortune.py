@@ -21,6 +21,7 @@ KIND_NAMES = {
     "movement": "movement",
     "fast": "fast action",
     "long": "long action",
+    "minor": "minor act",
 }
 
 
@@ -107,7 +108,22 @@ def declared_text(combatant: Combatant, declared: Declared) -> str:
                 f"round: no progress ({count})."
             )
         return f"⏳ {name} works on {_text(step.name)}: {count} ({spent} spent)."
+    if declared.planned is not None:
+        action = declared.planned
+        return (
+            f"⏳ {name} will work on {_text(action.name)} this round "
+            f"({action.progress}/{action.rounds}): it is busy with it from now on, and adds to "
+            "it by declaring it again on its turn."
+        )
     declaration = declared.declaration
+    if declaration.kind == "minor":
+        if declared.initiative_penalty is None:
+            return f"📝 {name}: {_text(declaration.text)} (a minor act: free)."
+        now = f" (initiative now {declared.initiative})" if declared.initiative is not None else ""
+        return (
+            f"📝 {name}: {_text(declaration.text)} — a minor act before its turn, −2 "
+            f"initiative ({declared.initiative_penalty} this round){now}."
+        )
     if declaration.kind == "fast":
         return (
             f"📝 {name} declares a fast action: {_text(declaration.text)} — it resolves at once "

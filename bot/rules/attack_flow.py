@@ -1,47 +1,61 @@
 """An attack as a flow of data-returning steps: declare it, then settle it [GAME.md §4].
 
-`declare_attack` checks that the attacker may attack, rolls, spends the action, reveals
-a hidden attacker, and either settles at once (a Critical, a Risk failure, a defender
-that cannot respond) or keeps a `PendingAttack` on the encounter (so a restart loses
-nothing) until the defender answers. `settle_attack` resolves it and writes it onto the
-defender — Grit through the fight's one Grit rule. `bot.rules.attacks` rolls and
-resolves; nothing here sends anything or reads a clock: the caller passes the time in.
+`declare_attack` checks that the attacker may attack (on its turn, or forced by the GM
+[GAME.md §10]), rolls, spends the action, reveals a hidden attacker, and keeps a
+`PendingAttack` on the encounter (so a restart loses nothing) until the defender answers:
+the defender chooses blind, without the attack's numbers, which are shown only with the
+result [GAME.md §10]. Allies may react on a waiting attack: protect the defender, or
+support the attacker (`bot.rules.reactions`). An attack with nobody to ask — a surprised
+target, a fixed object, an attack from stealth (Perception is a passive defense), a
+counter-attack, or a defender who cannot respond and has no ally to protect it — settles
+at once. `settle_attack` resolves it and writes it onto whoever took it — Grit through
+the fight's one Grit rule. Nothing here sends anything or reads a clock: the caller
+passes the time in.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 
 from pydantic import Field
 
 from bot.errors import BadInput, DiceError, NotFound, RuleViolation
 from bot.rules import encounter as flow
+from bot.rules.acting import on_turn, require_able, require_turn
 from bot.rules.attacks import (
     MELEE_STYLES,
     RANGED_STYLES,
     AttackResult,
     AttackRoll,
     AttackSpec,
+    DefenseRoll,
     NoChoice,
     default_strategy,
     defense_options,
     no_roll_reason,
     resolve_attack,
     roll_attack,
+    roll_defense,
     validate_spec,
 )
 from bot.rules.combatant_grit import change_combatant_grit
+from bot.rules.cover import expose
 from bot.rules.dice import MAX_DICE, parse_dice_spec
+from bot.rules.essences import EssenceEnded, essence_attack_made
 from bot.rules.fortune import sacrifice_action
+from bot.rules.grappling import Grappled, grapple_refusal, hold, release
 from bot.rules.grit import GritChange, die_of
 from bot.rules.hit_bonus import HitBonus, hit_bonus
-from bot.rules.initiative import spend_action
+from bot.rules.initiative import Sacrifice, sacrifice_bonus, spend_action
+from bot.rules.items import wear_blocking_item
 from bot.rules.long_actions import (
     LongActionInterrupted,
     long_action_attacked,
     long_action_defense,
 )
+from bot.rules.melee import disengage_pair, require_reach
 from bot.rules.models import (
     AttackStyle,
     Combatant,
@@ -49,38 +63,61 @@ from bot.rules.models import (
     DefenseStrategy,
     Encounter,
     PendingAttack,
+    SacrificeFor,
 )
+from bot.rules.reactions import Support, best_protection, eligible, roll_support
 from bot.rules.results import Result
+from bot.rules.specials import can_react
+from bot.rules.stealth import in_stealth, reveal
 
 MAX_EXTRA_DICE = 10  # bonus and penalty dice terms in one attack [bot]
 _DICE_TERM = re.compile(r"[\s,]*([+-]?)\s*(\d*)\s*[dD]\s*(\d+)\s*")
 
+# Defenders who cannot respond but whom an ally may still protect [000 Protect]. Not a
+# surprised one (its allies are surprised too), a fixed object, the target of an unseen
+# attack from stealth, or of a counter-attack ([002]: counters trigger no reactions).
+PROTECTABLE: frozenset[NoChoice] = frozenset(
+    {"broken", "focused_long_action", "stunned", "grappling", "cumulative_long_action"}
+)
 
-def no_choice_reason(defender: Combatant, spec: AttackSpec, roll: AttackRoll) -> NoChoice | None:
+
+def no_choice_reason(defender: Combatant, spec: AttackSpec) -> NoChoice | None:
     """Return why the defender has no strategy to choose, or None when it must be asked."""
-    if roll.critical:
-        return "critical"  # an automatic hit [000]
-    if roll.risk_failure:
-        return "risk_failure"  # an automatic miss [002]
+    # The attack's dice never decide this: the defender chooses blind [GAME.md §10].
     blocked = no_roll_reason(defender, spec)
-    if blocked in ("surprised", "counter"):
-        return blocked  # defense 6 + range [003]; a counter's target gets none [000]
+    if blocked is not None:
+        return blocked
     if long_action_defense(defender) == "auto_hit":
         return "cumulative_long_action"  # hit automatically [000]
-    return blocked
+    if not defense_options(defender, spec):
+        return "grappling"
+    return None
 
 
 def strategies(defender: Combatant, spec: AttackSpec) -> list[DefenseStrategy]:
-    """Return the strategies the defender may pick: the style's, less a dodge it cannot pay for."""
-    options = defense_options(spec.style, spec.cover)
-    if spec.ranged and defender.stamina is not None and defender.stamina <= 0:
-        options = [o for o in options if o != "dodge"]  # a ranged dodge costs stamina [000]
-    return options
+    """Return the strategies the defender may pick now (none when it cannot respond)."""
+    if no_choice_reason(defender, spec) is not None:
+        return []
+    return defense_options(defender, spec)
 
 
-def can_sacrifice(defender: Combatant) -> bool:
+def can_sacrifice(defender: Combatant, spec: AttackSpec) -> bool:
     """Return whether the defender may give up an action for +3 defense [003]."""
-    return die_of(defender) is not None and defender.actions_left >= 1
+    return (
+        die_of(defender) is not None
+        and defender.actions_left >= 1
+        and no_choice_reason(defender, spec) is None
+    )
+
+
+def attack_situation(encounter: Encounter, attacker: Combatant, defender: Combatant) -> dict:
+    """Return what the fight says about an attack before its options: stealth, surprise, object."""
+    # A hidden attacker attacks from stealth unless told otherwise [000, bot].
+    return {
+        "stealth": in_stealth(attacker),
+        "surprised": flow.surprised(encounter, defender),
+        "fixed_object": defender.fixed_object,
+    }
 
 
 def parse_extra_dice(text: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -112,8 +149,7 @@ def parse_extra_dice(text: str | None) -> tuple[tuple[str, ...], tuple[str, ...]
 # Pending attacks.
 
 
-def open_attack(
-    encounter: Encounter,
+def new_pending(
     *,
     attack_id: str,
     attacker: Combatant,
@@ -123,9 +159,10 @@ def open_attack(
     now: float,
     timeout: float,
     spell: bool = False,
+    forced: bool = False,
 ) -> PendingAttack:
-    """Record an attack that waits for the defender's strategy until `now + timeout`."""
-    pending = PendingAttack(
+    """Return an attack that waits for its defender until `now + timeout` (not yet recorded)."""
+    return PendingAttack(
         id=attack_id,
         attacker_id=attacker.id,
         defender_id=defender.id,
@@ -134,8 +171,14 @@ def open_attack(
         spell=spell,
         created_at=now,
         due_at=now + timeout,
-        sacrifice_offered=can_sacrifice(defender),
+        sacrifice_offered=can_sacrifice(defender, spec),
+        forced=forced,
     )
+
+
+def open_attack(encounter: Encounter, **fields: object) -> PendingAttack:
+    """Record an attack that waits for its defender (`new_pending`'s fields)."""
+    pending = new_pending(**fields)  # type: ignore[arg-type]
     encounter.pending_attacks.append(pending)
     return pending
 
@@ -177,11 +220,18 @@ def use_sacrifice(pending: PendingAttack) -> None:
         raise RuleViolation("The defender has no action to sacrifice against this attack.")
     if pending.sacrificed:
         raise RuleViolation("An action is already sacrificed for this defense.")
+    if pending.protectors:
+        raise RuleViolation("The defender is protected: its protector blocks in its place.")
     pending.sacrificed = True
 
 
+def visible_reactors(encounter: Encounter, pending: PendingAttack, kind: str) -> list[Combatant]:
+    """Return the combatants the table may see offered a reaction (hidden NPCs are the GM's)."""
+    return [c for c in eligible(encounter, pending, kind) if not c.hidden]  # type: ignore[arg-type]
+
+
 class Effects(Result):
-    """What an attack did to its defender besides Grit."""
+    """What an attack did to whoever took it, besides Grit."""
 
     durability_after: int | None = None
     stamina_after: int | None = None
@@ -190,16 +240,16 @@ class Effects(Result):
 
 def apply_except_grit(result: AttackResult, defender: Combatant) -> Effects:
     """Write an attack's result onto its defender except the damage: stamina, durability, long action."""
-    # As `apply_attack` does, less Grit: Grit has one writer for attacks, Specials and /grit
-    # alike (the cog's Table.change_grit), which also words and logs the change.
+    # Grit has one writer for attacks, Specials and /grit alike (change_combatant_grit).
     if result.defender_id != defender.id:
         raise BadInput("That attack result is for another defender.")
     if result.stamina_spent and defender.stamina is not None:
         defender.stamina = max(0, defender.stamina - result.stamina_spent)
-    if result.durability_loss and defender.durability is not None:
-        defender.durability = max(0, defender.durability - result.durability_loss)
+    durability = defender.durability
+    if result.durability_loss:
+        durability = wear_blocking_item(defender, result.durability_loss)
     return Effects(
-        durability_after=defender.durability,
+        durability_after=durability,
         stamina_after=defender.stamina,
         long_action=long_action_attacked(defender),
     )
@@ -268,45 +318,71 @@ def take_counter(
 
 
 def require_can_attack(
-    encounter: Encounter, attacker: Combatant, defender: Combatant, *, counter: bool
-) -> None:
-    """Refuse an attack the situation forbids: on oneself, surprised, Broken, out of actions."""
+    encounter: Encounter,
+    attacker: Combatant,
+    defender: Combatant,
+    spec: AttackSpec,
+    *,
+    forced: bool = False,
+) -> bool:
+    """Refuse an attack the situation forbids; return whether the GM forced it out of turn."""
+    # A counter-attack is made out of turn by nature, and costs no action [000].
     if defender.id == attacker.id:
         raise RuleViolation(f"{attacker.name} cannot attack themself.")
-    if flow.surprised(encounter, attacker):
-        raise RuleViolation(f"{attacker.name} is surprised: in round zero only the ambushers act.")
-    if flow.is_broken(attacker):
-        raise RuleViolation(f"{attacker.name} is Broken and cannot act until Grit is restored.")
-    if not counter and attacker.actions_left < 1:
-        raise RuleViolation(f"{attacker.name} has no actions left this round.")
+    if spec.counter:
+        require_able(encounter, attacker)
+        forced = False
+    else:
+        forced = require_turn(encounter, attacker, "attack", forced=forced)
+        if attacker.actions_left < 1:
+            raise RuleViolation(f"{attacker.name} has no actions left this round.")
+    if spec.melee:
+        require_reach(attacker, defender, sneak=spec.stealth)
+    if spec.grapple and (refusal := grapple_refusal(attacker, defender)) is not None:
+        raise RuleViolation(refusal)
+    return forced
 
 
 class Settled(Result):
-    """A resolved attack and everything it wrote onto its defender."""
+    """A resolved attack and everything it wrote onto whoever took it."""
 
     attack_id: str
     attacker_id: int
-    defender_id: int
+    defender_id: int  # who took the attack: the target, or the protector whose block applied
+    target_id: int  # whom the attack was aimed at
     spec: AttackSpec
     result: AttackResult
     strategy: DefenseStrategy | None  # what the defender used; None without a choice
     no_choice: NoChoice | None = None  # why the defender was not asked, if it was not
     sacrificed: bool = False  # the defender gave up an action for +3 [003]
+    protections: list[DefenseRoll] = Field(default_factory=list)  # each protector's block
+    support: Support | None = None  # the attacker's allies' rolls [002]
     bonuses: list[HitBonus] = Field(default_factory=list)  # Hex / Sundered on a hit
     grit: GritChange | None = None  # None when nothing hit
     durability_after: int | None = None
     stamina_after: int | None = None
     long_action: LongActionInterrupted | None = None
     counter: CounterOffer | None = None  # a natural 1 opened a counter-attack
+    grappled: Grappled | None = None  # a grapple took hold [000]
+    broke_free: bool = False  # a successful Break Away ended the engagement or grapple [000]
+    forced: bool = False  # out of turn, because the GM forced it [GAME.md §10]
+
+    @property
+    def protected(self) -> bool:
+        """Return whether someone took the attack in the target's place."""
+        return self.defender_id != self.target_id
 
 
 class Declared(Result):
-    """An attack as made: revealed attacker, and either a pending defense or its settlement."""
+    """An attack as made: what it did to the attacker, and a pending defense or its settlement."""
 
     attacker_id: int
     defender_id: int
     revealed: bool = False  # a hidden attacker gave itself away [bot]
-    pending: PendingAttack | None = None  # the defender must choose
+    exposed: bool = False  # it left Full Cover to attack [002]
+    essence_ended: EssenceEnded | None = None  # a balm's last attack [002]
+    forced: bool = False
+    pending: PendingAttack | None = None  # the defender (or an ally) must choose
     settled: Settled | None = None  # settled at once: nobody had a choice
 
 
@@ -321,37 +397,73 @@ def declare_attack(
     now: float,
     timeout: float,
     spell: bool = False,
+    forced: bool = False,
 ) -> Declared:
-    """Make an attack: check, roll, spend the action; settle it now or wait for the defender."""
+    """Make an attack: check, roll, spend the action; wait for the defender or settle it now."""
     expire_counters(encounter)
-    require_can_attack(encounter, attacker, defender, counter=spec.counter)
+    forced = require_can_attack(encounter, attacker, defender, spec, forced=forced)
     validate_spec(spec, attacker)  # every refusal comes before anything changes
     if spec.counter:
         take_counter(encounter, counterer=attacker, target=defender)
-    roll = roll_attack(attacker, spec, rng)
+    roll = roll_attack(attacker, spec, rng, target=defender)
     if not spec.counter:
         spend_action(attacker)
-    revealed = attacker.hidden
-    attacker.hidden = False  # a hidden NPC that attacks gives itself away [bot]
-    common = {"attacker_id": attacker.id, "defender_id": defender.id, "revealed": revealed}
-    reason = no_choice_reason(defender, spec, roll)
-    if reason is None:
-        pending = open_attack(
-            encounter,
-            attack_id=attack_id,
-            attacker=attacker,
-            defender=defender,
-            spec=spec,
-            roll=roll,
-            now=now,
-            timeout=timeout,
-            spell=spell,
-        )
+    if spec.charge_spaces:
+        attacker.charged_spaces = max(attacker.charged_spaces, spec.charge_spaces)
+    common = {
+        "attacker_id": attacker.id,
+        "defender_id": defender.id,
+        "revealed": attacker.hidden,  # a hidden NPC that attacks gives itself away [bot]
+        "exposed": expose(attacker),  # attacking exposes a combatant in Full Cover [002]
+        "essence_ended": essence_attack_made(attacker),
+        "forced": forced,
+    }
+    reveal(attacker)  # hidden status ends when it attacks an enemy [000]
+    pending = new_pending(
+        attack_id=attack_id,
+        attacker=attacker,
+        defender=defender,
+        spec=spec,
+        roll=roll,
+        now=now,
+        timeout=timeout,
+        spell=spell,
+        forced=forced,
+    )
+    reason = no_choice_reason(defender, spec)
+    if reason is None or (
+        reason in PROTECTABLE and visible_reactors(encounter, pending, "protect")
+    ):
+        encounter.pending_attacks.append(pending)
         return Declared(**common, pending=pending)
     settled = settle_attack(
-        encounter, attack_id, attacker, defender, spec, roll, rng, no_choice=reason, spell=spell
+        encounter,
+        attack_id,
+        attacker,
+        defender,
+        spec,
+        roll,
+        rng,
+        no_choice=reason,
+        spell=spell,
+        forced=forced,
     )
     return Declared(**common, settled=settled)
+
+
+def _protect(
+    attacker: Combatant,
+    protectors: Sequence[Combatant],
+    spec: AttackSpec,
+    roll: AttackRoll,
+    rng: random.Random,
+) -> tuple[Combatant, list[DefenseRoll]]:
+    """Roll each protector's block (it must block [000]); return who took it and every block."""
+    # An automatic outcome needs no block: the first protector stepped in and takes it.
+    if not roll.needs_defense:
+        return protectors[0], []
+    blocks = [roll_defense(attacker, p, "block", spec, rng) for p in protectors]
+    return protectors[best_protection(blocks)], blocks
 
 
 def settle_attack(
@@ -367,32 +479,74 @@ def settle_attack(
     no_choice: NoChoice | None = None,
     spell: bool = False,
     sacrificed: bool = False,
+    protectors: Sequence[Combatant] = (),
+    supporters: Sequence[Combatant] = (),
+    forced: bool = False,
 ) -> Settled:
-    """Resolve a rolled attack and write it onto the defender: Grit, item, stamina, long action."""
-    bonuses = hit_bonus(defender, spell=spell)
+    """Resolve a rolled attack with its reactions and write it onto whoever took it."""
+    # Dice in order: supporting rolls, then the protectors' blocks (or the defense), then
+    # damage. Supports and blocks are rolled only when the outcome is not automatic.
+    support = roll_support(supporters, roll, rng) if supporters and roll.needs_defense else None
+    target, blocks = defender, []
+    if protectors:
+        target, blocks = _protect(attacker, protectors, spec, roll, rng)
+    bonuses = hit_bonus(target, spell=spell)
     result = resolve_attack(
-        roll, attacker, defender, strategy, spec, rng, extra_damage_dice=[b.dice for b in bonuses]
+        roll,
+        attacker,
+        target,
+        None if protectors else strategy,
+        spec,
+        rng,
+        extra_damage_dice=[b.dice for b in bonuses],
+        attack_bonuses=support.modifiers if support is not None else (),
+        defense=blocks[protectors.index(target)] if blocks else None,
     )
-    effects = apply_except_grit(result, defender)
+    effects = apply_except_grit(result, target)
     grit = None
-    if result.hit:
-        grit = change_combatant_grit(encounter, defender, damage=result.damage_dealt)
+    if result.damage is not None:
+        grit = change_combatant_grit(encounter, target, damage=result.damage_dealt)
+    grappled = hold(attacker, target, spec.grapple_item) if spec.grapple and result.hit else None
     return Settled(
         attack_id=attack_id,
         attacker_id=attacker.id,
-        defender_id=defender.id,
+        defender_id=target.id,
+        target_id=defender.id,
         spec=spec,
         result=result,
-        strategy=strategy if no_choice is None else None,
-        no_choice=no_choice,
+        strategy="block" if protectors else strategy,  # a protector must block [000]
+        no_choice=None if protectors else no_choice,
         sacrificed=sacrificed,
+        protections=blocks,
+        support=support,
         bonuses=bonuses if result.hit else [],
         grit=grit,
         durability_after=effects.durability_after,
         stamina_after=effects.stamina_after,
         long_action=effects.long_action,
         counter=offer_counter(encounter, attack_id, result, spec),
+        grappled=grappled,
+        broke_free=_broke_free(encounter, attacker, target, result),
+        forced=forced,
     )
+
+
+def _broke_free(
+    encounter: Encounter, attacker: Combatant, target: Combatant, result: AttackResult
+) -> bool:
+    """End an engagement or grapple between the two when a Break Away defense held [000]."""
+    if result.hit or result.defense is None or result.defense.strategy != "break_away":
+        return False
+    freed = disengage_pair(attacker, target)
+    if target.grapple is not None and target.grapple.partner_id == attacker.id:
+        release(encounter, target)
+        freed = True
+    return freed
+
+
+def _present(encounter: Encounter, ids: Sequence[int]) -> list[Combatant]:
+    present = {c.id: c for c in encounter.combatants}
+    return [present[i] for i in ids if i in present]
 
 
 def answer_attack(
@@ -409,7 +563,11 @@ def answer_attack(
     attacker = flow.by_id(encounter, pending.attacker_id)
     defender = flow.by_id(encounter, pending.defender_id)
     spec, roll = pending_spec(pending), pending_roll(pending)
-    chosen = default_strategy(defender, spec.style, spec.cover) if strategy is None else strategy
+    protectors = _present(encounter, pending.protectors)
+    reason = no_choice_reason(defender, spec)
+    chosen = None
+    if reason is None and not protectors:
+        chosen = strategy or default_strategy(defender, spec)
     return settle_attack(
         encounter,
         pending.id,
@@ -419,17 +577,23 @@ def answer_attack(
         roll,
         rng,
         strategy=chosen,
+        no_choice=reason,
         spell=pending.spell,
         sacrificed=pending.sacrificed,
+        protectors=protectors,
+        supporters=_present(encounter, pending.supporters),
+        forced=pending.forced,
     )
 
 
 def sacrifice_for_defense(encounter: Encounter, pending: PendingAttack) -> Combatant:
     """Give up one of the defender's actions for +3 defense this round [003]; return it."""
     defender = flow.by_id(encounter, pending.defender_id)
+    if not can_react(defender):
+        raise RuleViolation(f"{defender.name} is Stunned and cannot react until its next turn.")
+    use_sacrifice(pending)
     # The same checks as /sacrifice (round zero, a closing round, Broken, actions left).
     sacrifice_action(encounter, defender, "defense")
-    use_sacrifice(pending)
     return defender
 
 
@@ -443,11 +607,11 @@ def counter_attack(
         raise NotFound("That counter-attack is no longer open.")
     counterer = flow.by_id(encounter, offer.counterer_id)
     target = flow.by_id(encounter, offer.target_id)
-    require_can_attack(encounter, counterer, target, counter=True)
-    take_counter(encounter, attack_id=offer_id)
     spec = AttackSpec(style=offer.style, distance=offer.distance, counter=True)
-    roll = roll_attack(counterer, spec, rng)
-    reason = no_choice_reason(target, spec, roll) or "counter"
+    require_can_attack(encounter, counterer, target, spec)
+    take_counter(encounter, attack_id=offer_id)
+    roll = roll_attack(counterer, spec, rng, target=target)
+    reason = no_choice_reason(target, spec) or "counter"
     return settle_attack(encounter, attack_id, counterer, target, spec, roll, rng, no_choice=reason)
 
 
@@ -458,3 +622,35 @@ def counter_offer(encounter: Encounter, offer_id: str) -> CounterOffer:
     if offer is None:
         raise NotFound("That counter-attack is no longer open.")
     return offer
+
+
+def sacrifice(
+    encounter: Encounter,
+    combatant: Combatant,
+    target: SacrificeFor | None = None,
+    *,
+    forced: bool = False,
+) -> tuple[Sacrifice, PendingAttack | None]:
+    """Sacrifice an action for +3 (/sacrifice): on its turn for anything; out of turn, to defend.
+
+    A combatant attacked before its turn sacrifices in answer to the attack waiting for its
+    defense, before the dice are seen [003]; that attack is returned with the sacrifice.
+    """
+    own_turn = on_turn(encounter, combatant)
+    waiting = pending_on(encounter, {combatant.id})
+    if waiting and (target == "defense" or (target is None and not own_turn)):
+        sacrifice_for_defense(encounter, waiting[0])
+        done = Sacrifice(
+            combatant_id=combatant.id,
+            target="defense",
+            actions_left=combatant.actions_left,
+            bonus=sacrifice_bonus(combatant, "defense"),
+        )
+        return done, waiting[0]
+    require_able(encounter, combatant)
+    if not own_turn and not forced:
+        raise RuleViolation(
+            f"It is not {combatant.name}'s turn: out of its turn it sacrifices only against an "
+            "attack waiting for its defense; the GM may force it (force:true)."
+        )
+    return sacrifice_action(encounter, combatant, target), None

@@ -29,20 +29,41 @@ from bot.rules.dice import (
 )
 from bot.rules.grit import die_of, perception_m
 from bot.rules.initiative import sacrifice_bonus
+from bot.rules.items import (
+    armor_of,
+    block_modifiers,
+    blocking_durability,
+    crit_range_against,
+    guard_modifiers,
+    momentum,
+)
 from bot.rules.long_actions import long_action_defense
-from bot.rules.models import AttackStyle, Combatant, DefenseStrategy
+from bot.rules.models import AttackStyle, Combatant, DefenseStrategy, RangeKind
 from bot.rules.results import Modifier, Result, total_of
+from bot.rules.specials import can_react
 
 Attribute = Literal["physical", "finesse"]
-RangeKind = Literal["short", "long", "bow"]
 TargetSize = Literal["large", "limbs", "head", "small", "precise"]
 Outcome = Literal["hit", "miss", "auto_hit", "auto_miss"]
 AutoReason = Literal["critical", "risk_failure", "cumulative_long_action"]
 # Why a defense has no roll: only its fixed parts and modifiers count.
-NoRollReason = Literal["surprised", "fixed_object", "counter", "focused_long_action", "broken"]
-# Why the defender is not asked for a strategy: the outcome is automatic, or it cannot
-# respond. The one list the flow, the prompt and the result share.
-NoChoice = AutoReason | NoRollReason
+NoRollReason = Literal[
+    "surprised",
+    "fixed_object",
+    "perception",
+    "counter",
+    "focused_long_action",
+    "broken",
+    "stunned",
+    "grappling",
+]
+# Defenses that are a challenge level: the attack hits when it reaches them [003].
+CHALLENGE_DEFENSES: frozenset[NoRollReason] = frozenset({"surprised", "fixed_object"})
+# Why damage is doubled: a melee surprise attack [002].
+Doubling = Literal["stealth", "surprised"]
+# Why the defender is not asked for a strategy: it cannot respond, or a cumulative long
+# action makes the hit automatic. The one list the flow, the prompt and the result share.
+NoChoice = NoRollReason | Literal["cumulative_long_action"]
 
 MELEE_STYLES: frozenset[AttackStyle] = frozenset({"melee", "targeted", "unarmed"})
 RANGED_STYLES: frozenset[AttackStyle] = frozenset({"ranged", "thrown"})
@@ -68,7 +89,8 @@ TAKE_COVER_FACTOR = 2  # [000]
 STEALTH_BONUS = 4  # a hidden attacker [000]
 STEALTH_MELEE_DAMAGE_FACTOR = 2  # [002]
 PRONE_BONUS = 3  # [003]
-MOMENTUM_SPACES = 3  # +1 damage per 3 spaces of charge [003]
+LONG_RANGE_FREE = 5  # long range: the first 5 spaces add nothing, then +1 per 5 [003, §10]
+FULL_COVER = 4  # Full Cover counts as cover level 4 against ranged attacks [002, bot]
 SURPRISED_DEFENSE = 6  # plus range [003]
 FIXED_OBJECT_DEFENSE = 3  # plus range [003]
 METRES_PER_SPACE = 2  # [000, 003]
@@ -109,6 +131,8 @@ class AttackSpec(BaseModel):
     distance: int = Field(default=0, ge=0)  # spaces to the target
     range_kind: RangeKind | None = None  # None: long for ranged, short for thrown [003]
     fixed_object: bool = False  # the target is a fixed object: defense 3 + range [003]
+    grapple: bool = False  # a grapple: Finesse, no damage; a hit holds the target [000]
+    grapple_item: str | None = Field(default=None, max_length=40)  # grappling what it holds
     cover: int = Field(default=0, ge=0, le=4)  # the defender's cover level [000]
     cover_durability: int | None = Field(default=None, ge=0)  # for take cover [000]
     stealth: bool = False  # the attacker is hidden: +4, melee deals double damage
@@ -141,18 +165,26 @@ class AttackSpec(BaseModel):
         """Return whether the attack is a ranged or thrown attack."""
         return self.style in RANGED_STYLES
 
+    @property
+    def point_blank(self) -> bool:
+        """Return whether a ranged attack is made at distance 0: resolved as melee [000]."""
+        return self.ranged and self.distance == 0
+
+    @property
+    def close(self) -> bool:
+        """Return whether the defense is against melee: a melee or a point-blank attack [000]."""
+        return self.melee or self.point_blank
+
 
 def range_modifier(kind: RangeKind, spaces: int) -> int:
     """Return the range number added to the target's defense [003]."""
-    # Short +1 per space; long +1 per 5 spaces; bows 0 within 5 spaces, 1 for 6–10,
-    # 2 for 11–15, and on in bands of 5 beyond [bot].
+    # Short +1 per space. Long (bows too) +1 per 5 spaces beyond the first 5, as the
+    # bow example counts: 1–5 spaces 0, 6–10 +1, 11–15 +2, and on [003, GAME.md §10].
     if spaces < 0:
         raise BadInput(f"Distance cannot be negative (got {spaces}).")
     if kind == "short":
         return spaces
-    if kind == "long":
-        return spaces // 5
-    return max(0, (spaces - 1) // 5)
+    return max(0, (spaces - 1) // LONG_RANGE_FREE)
 
 
 def thrown_range(physical: int, weight: float) -> int:
@@ -160,11 +192,6 @@ def thrown_range(physical: int, weight: float) -> int:
     if weight <= 0:
         raise BadInput("A thrown weapon's weight must be more than 0.")
     return max(0, math.floor(physical / weight))
-
-
-def momentum(spaces: int) -> int:
-    """Return the momentum of a charge: +1 damage per 3 spaces moved [003]."""
-    return spaces // MOMENTUM_SPACES
 
 
 def spec_range(spec: AttackSpec) -> int:
@@ -193,6 +220,11 @@ def validate_spec(spec: AttackSpec, attacker: Combatant) -> None:
         raise BadInput("Bow ranges are for ranged attacks.")
     if spec.cover and not spec.ranged:
         raise BadInput("Cover counts against ranged and thrown attacks only.")
+    if spec.cover and spec.point_blank:
+        raise BadInput(
+            "At distance 0 a ranged attack is point-blank and resolves as melee: no cover "
+            "(give the distance in spaces)."
+        )
     if spec.cover_durability is not None and not spec.cover:
         raise BadInput("Cover durability needs a cover level (1–4).")
     if spec.penetration is not None and not spec.ranged:
@@ -214,6 +246,10 @@ def validate_spec(spec: AttackSpec, attacker: Combatant) -> None:
         raise BadInput("A weapon weight is for thrown attacks.")
     if spec.fixed_object and (spec.surprised or spec.counter):
         raise BadInput("A fixed object is neither surprised nor counter-attacked.")
+    if spec.grapple and (style not in ("melee", "unarmed") or spec.damage is not None):
+        raise BadInput("A grapple is a melee move with no damage.")
+    if spec.grapple_item is not None and not spec.grapple:
+        raise BadInput("An item is grappled by a grapple.")
     if spec.damage is not None:
         check_expression(spec.damage)
 
@@ -276,13 +312,24 @@ def _attack_modifiers(attacker: Combatant, spec: AttackSpec) -> list[Modifier]:
     return modifiers
 
 
-def roll_attack(attacker: Combatant, spec: AttackSpec, rng: random.Random) -> AttackRoll:
+def roll_attack(
+    attacker: Combatant,
+    spec: AttackSpec,
+    rng: random.Random,
+    *,
+    target: Combatant | None = None,
+) -> AttackRoll:
     """Roll an attack: core die (+ explosions) + attribute + modifiers (+ bonus − penalty dice)."""
+    # The target's armor narrows the attacker's critical range [002].
     validate_spec(spec, attacker)
     far = beyond_perception(attacker, spec)
+    crit_range = attacker.crit_range
+    if target is not None:
+        crit_range = crit_range_against(crit_range, target)
     core = roll_action(
         attacker,
         rng,
+        crit_range=crit_range,
         base_risk=spec.base_risk,
         situational_risk=spec.situational_risk,
         shift=1 if far else 0,
@@ -291,7 +338,7 @@ def roll_attack(attacker: Combatant, spec: AttackSpec, rng: random.Random) -> At
         bonus_dice=spec.bonus_dice,
         penalty_dice=spec.penalty_dice,
     )
-    attribute = spec.attribute or STYLE_ATTRIBUTE[spec.style]
+    attribute = spec.attribute or ("finesse" if spec.grapple else STYLE_ATTRIBUTE[spec.style])
     return AttackRoll(
         attacker_id=attacker.id,
         style=spec.style,
@@ -306,41 +353,65 @@ def roll_attack(attacker: Combatant, spec: AttackSpec, rng: random.Random) -> At
 # Defense.
 
 
-def defense_options(style: AttackStyle, cover: int = 0) -> list[DefenseStrategy]:
-    """Return the strategies a defender may choose against an attack style [000]."""
-    if style in MELEE_STYLES:
+def cover_level(defender: Combatant | None, spec: AttackSpec) -> int:
+    """Return the defender's cover against this attack: the attack's, or 4 in Full Cover."""
+    # Cover counts only against ranged attacks, and not at point-blank range [000]; a
+    # combatant that took Full Cover counts as level 4 [002, bot].
+    if not spec.ranged or spec.point_blank:
+        return 0
+    full = FULL_COVER if defender is not None and defender.full_cover else 0
+    return max(spec.cover, full)
+
+
+def defense_options(defender: Combatant | None, spec: AttackSpec) -> list[DefenseStrategy]:
+    """Return the strategies a defender may choose against this attack [000]."""
+    # Melee (and point-blank ranged, resolved as melee): block, dodge, break away. Ranged:
+    # block, dodge, and take cover when behind cover. A grappling combatant can only break
+    # away, so against ranged it has no choice [000 Grappling].
+    if defender is not None and defender.grapple is not None:
+        return ["break_away"] if spec.close else []
+    if spec.close:
         return ["block", "dodge", "break_away"]
-    return ["block", "dodge", "take_cover"] if cover > 0 else ["block", "dodge"]
+    options: list[DefenseStrategy] = ["block", "dodge"]
+    if cover_level(defender, spec) > 0:
+        options.append("take_cover")
+    if defender is not None and not _can_dodge_ranged(defender):
+        options.remove("dodge")  # a ranged dodge costs stamina [000]
+    return options
 
 
 def _can_dodge_ranged(defender: Combatant) -> bool:
     return defender.stamina is None or defender.stamina > 0
 
 
-def default_strategy(defender: Combatant, style: AttackStyle, cover: int = 0) -> DefenseStrategy:
+def default_strategy(defender: Combatant, spec: AttackSpec) -> DefenseStrategy | None:
     """Return the defense used when the defender does not choose: its default, else "auto"."""
     # "auto" is block against melee and dodge against ranged [GAME.md §1, bot]; a default that
     # is not open against this attack falls back to "auto", and a ranged dodge without
-    # stamina left falls back to block [bot].
-    options = defense_options(style, cover)
+    # stamina left falls back to block [bot]. None: it has no choice at all.
+    options = defense_options(defender, spec)
+    if not options:
+        return None
     choice = defender.default_defense
     if choice == "auto" or choice not in options:
-        choice = "block" if style in MELEE_STYLES else "dodge"
-    if choice == "dodge" and style in RANGED_STYLES and not _can_dodge_ranged(defender):
-        choice = "block"
+        choice = "block" if spec.close else "dodge"
+    if choice not in options:
+        choice = options[0]
     return choice
 
 
 def validate_defense(defender: Combatant, strategy: DefenseStrategy, spec: AttackSpec) -> None:
     """Refuse a strategy the rules do not allow against this attack, with a message for the user."""
+    if defender.grapple is not None and strategy != "break_away":
+        raise RuleViolation(f"{defender.name} is grappling: Break Away is its only defense.")
     if strategy == "take_cover":
-        if not spec.ranged:
+        if not spec.ranged or spec.point_blank:
             raise RuleViolation("Taking cover works against ranged and thrown attacks only.")
-        if not spec.cover:
+        if not cover_level(defender, spec):
             raise RuleViolation(f"{defender.name} is not behind cover, so cannot take cover.")
-    if strategy == "break_away" and not spec.melee:
+    if strategy == "break_away" and not spec.close:
         raise RuleViolation("Break away is a defense against melee attacks.")
-    if strategy == "dodge" and spec.ranged and not _can_dodge_ranged(defender):
+    if strategy == "dodge" and not spec.close and not _can_dodge_ranged(defender):
         raise RuleViolation(f"{defender.name} has no stamina left to dodge a ranged attack.")
 
 
@@ -354,7 +425,7 @@ class DefenseRoll(Result):
     attribute: Attribute | None = None
     attribute_value: int = 0
     cover: int = 0  # cover bonus (doubled when taking cover)
-    base: int = 0  # 6 when surprised, 3 for a fixed object [003]
+    base: int = 0  # 6 surprised, 3 a fixed object [003]; Perception against stealth [002]
     modifiers: list[Modifier] = Field(default_factory=list)
 
     @property
@@ -370,6 +441,11 @@ class DefenseRoll(Result):
         rolled = self.core.total if self.core is not None else 0
         return self.base + rolled + self.attribute_value + self.cover + total_of(self.modifiers)
 
+    @property
+    def challenge(self) -> bool:
+        """Return whether the defense is a challenge level, hit when the attack reaches it [003]."""
+        return self.no_roll in CHALLENGE_DEFENSES
+
 
 def _defense_modifiers(
     attacker: Combatant, defender: Combatant, spec: AttackSpec, strategy: DefenseStrategy | None
@@ -377,67 +453,89 @@ def _defense_modifiers(
     modifiers: list[Modifier] = []
     if range_bonus := spec_range(spec):
         modifiers.append(Modifier(name="Range", value=range_bonus))
-    if defender.prone and spec.ranged:
+    if defender.prone and not spec.close:
         modifiers.append(Modifier(name="Prone against ranged", value=PRONE_BONUS))
     if attacker.prone:
         modifiers.append(Modifier(name="Attacker prone", value=PRONE_BONUS))
     if bonus := sacrifice_bonus(defender, "defense"):
         modifiers.append(Modifier(name="Sacrifice", value=bonus))
-    if spec.directions_blocked and (
-        strategy == "break_away" or (strategy == "dodge" and spec.ranged)
-    ):
-        modifiers.append(Modifier(name="Directions blocked", value=-spec.directions_blocked))
+    if strategy == "block":
+        modifiers += block_modifiers(defender)
+    modifiers += guard_modifiers(defender)
+    blocked = max(spec.directions_blocked, defender.directions_blocked)
+    if blocked and (strategy == "break_away" or (strategy == "dodge" and not spec.close)):
+        modifiers.append(Modifier(name="Directions blocked", value=-blocked))
     if spec.defense_modifier:
         modifiers.append(Modifier(name="Modifier", value=spec.defense_modifier))
     return modifiers
 
 
 def no_roll_reason(defender: Combatant, spec: AttackSpec) -> NoRollReason | None:
-    """Return why the defender cannot respond (only modifiers count), or None."""
+    """Return why the defender cannot respond (only fixed parts and modifiers count), or None."""
     if spec.surprised:
         return "surprised"
+    if spec.fixed_object or defender.fixed_object:
+        return "fixed_object"
     if spec.counter:
         return "counter"
-    if long_action_defense(defender) == "no_defense":
-        return "focused_long_action"
     if die_of(defender) is None:
         return "broken"
+    if long_action_defense(defender) == "no_defense":
+        return "focused_long_action"
+    if spec.stealth:
+        return "perception"  # the target's Perception as a passive defense [002]
+    if not can_react(defender):
+        return "stunned"  # cannot react until its next turn starts [GAME.md §7]
+    if defender.grapple is not None and not spec.close:
+        return "grappling"  # Break Away is all it may do, and that is against melee [000]
     return None
 
 
-def _defend(
+def _fixed_defense(
+    attacker: Combatant, defender: Combatant | None, spec: AttackSpec, reason: NoRollReason
+) -> DefenseRoll:
+    """A defense with no roll: surprised 6, a fixed object 3, Perception, or modifiers only."""
+    if reason in CHALLENGE_DEFENSES or defender is None:
+        # Surprised: no trait, no roll, a flat 6 plus any range; a fixed object 3 plus
+        # range [003].
+        range_bonus = spec_range(spec)
+        modifiers = [Modifier(name="Range", value=range_bonus)] if range_bonus else []
+        if spec.defense_modifier:
+            modifiers.append(Modifier(name="Modifier", value=spec.defense_modifier))
+        base = SURPRISED_DEFENSE if reason == "surprised" else FIXED_OBJECT_DEFENSE
+        return DefenseRoll(
+            defender_id=defender.id if defender else None,
+            strategy=None,
+            no_roll=reason,
+            base=base,
+            modifiers=modifiers,
+        )
+    modifiers = _defense_modifiers(attacker, defender, spec, None)
+    base = perception_m(defender) if reason == "perception" else 0
+    return DefenseRoll(
+        defender_id=defender.id, strategy=None, no_roll=reason, base=base, modifiers=modifiers
+    )
+
+
+def roll_defense(
     attacker: Combatant,
-    defender: Combatant,
+    defender: Combatant | None,
     strategy: DefenseStrategy | None,
     spec: AttackSpec,
     rng: random.Random,
 ) -> DefenseRoll:
-    reason = no_roll_reason(defender, spec)
-    if reason == "surprised":
-        # Surprised: no trait, no roll; a flat 6 plus any range modifiers [003].
-        range_bonus = spec_range(spec)
-        modifiers = [Modifier(name="Range", value=range_bonus)] if range_bonus else []
-        return DefenseRoll(
-            defender_id=defender.id,
-            strategy=None,
-            no_roll=reason,
-            base=SURPRISED_DEFENSE,
-            modifiers=modifiers,
-        )
+    """Roll the defender's side of an attack; `strategy` None is its default [GAME.md §4]."""
+    reason = "fixed_object" if defender is None else no_roll_reason(defender, spec)
     if reason is not None:
-        modifiers = _defense_modifiers(attacker, defender, spec, None)
-        return DefenseRoll(
-            defender_id=defender.id, strategy=None, no_roll=reason, modifiers=modifiers
-        )
-
-    strategy = strategy or default_strategy(defender, spec.style, spec.cover)
-    if strategy not in defense_options(spec.style, spec.cover):
-        raise RuleViolation(
-            f"{strategy.replace('_', ' ').capitalize()} is not a defense against this attack."
-        )
+        return _fixed_defense(attacker, defender, spec, reason)
+    assert defender is not None
+    strategy = strategy or default_strategy(defender, spec)
+    if strategy is None or strategy not in defense_options(defender, spec):
+        name = (strategy or "That").replace("_", " ").capitalize()
+        raise RuleViolation(f"{name} is not a defense against this attack.")
     validate_defense(defender, strategy, spec)
     modifiers = _defense_modifiers(attacker, defender, spec, strategy)
-    cover = COVER_BONUS[spec.cover] if spec.ranged else 0
+    cover = COVER_BONUS[cover_level(defender, spec)]
     if strategy == "take_cover":
         return DefenseRoll(
             defender_id=defender.id,
@@ -447,7 +545,8 @@ def _defend(
         )
     attribute: Attribute | None
     if strategy == "block":
-        attribute = None if spec.ranged else "physical"  # a ranged block adds cover, no trait [000]
+        # A ranged block adds cover and no trait [000]; point-blank is blocked as melee.
+        attribute = None if not spec.close else "physical"
     elif strategy == "dodge":
         attribute = "finesse"
     else:  # break away: the higher of Physical and Finesse [000]
@@ -459,20 +558,6 @@ def _defend(
         attribute=attribute,
         attribute_value=getattr(defender, attribute) if attribute else 0,
         cover=cover,
-        modifiers=modifiers,
-    )
-
-
-def _fixed_object_defense(spec: AttackSpec) -> DefenseRoll:
-    range_bonus = spec_range(spec)
-    modifiers = [Modifier(name="Range", value=range_bonus)] if range_bonus else []
-    if spec.defense_modifier:
-        modifiers.append(Modifier(name="Modifier", value=spec.defense_modifier))
-    return DefenseRoll(
-        defender_id=None,
-        strategy=None,
-        no_roll="fixed_object",
-        base=FIXED_OBJECT_DEFENSE,
         modifiers=modifiers,
     )
 
@@ -498,7 +583,9 @@ class Damage(Result):
     durability: int | None = None  # of the blocking item or the cover, when penetration counts
     penetration: int | None = None
     momentum: list[Modifier] = Field(default_factory=list)  # applies last [GAME.md §4]
-    doubled: bool = False  # melee from stealth, applies last [002]
+    armor: str | None = None  # the target's armor, which absorbs some of it [002]
+    absorb: int = 0  # what that armor takes off each hit [bot]
+    doubled: Doubling | None = None  # a melee surprise attack: ×2, applies last [002]
 
     @property
     def subtotal(self) -> int:
@@ -522,12 +609,24 @@ class Damage(Result):
         return min(self.durability, self.subtotal)
 
     @property
-    def total(self) -> int:
-        """Return the damage dealt."""
+    def before_armor(self) -> int:
+        """Return the damage after durability and momentum, before armor and doubling."""
         if self.stopped:
             return 0
-        dealt = self.subtotal - self.reduced_by + total_of(self.momentum)
-        return max(0, dealt) * (STEALTH_MELEE_DAMAGE_FACTOR if self.doubled else 1)
+        return max(0, self.subtotal - self.reduced_by + total_of(self.momentum))
+
+    @property
+    def absorbed(self) -> int:
+        """Return what the armor absorbs: its absorb, at most the damage it meets [002]."""
+        return min(self.absorb, self.before_armor)
+
+    @property
+    def total(self) -> int:
+        """Return the damage dealt."""
+        # Armor takes its part after momentum (the knight's armor meets the spearman's 19
+        # [003]); doubling applies last [GAME.md §4].
+        dealt = self.before_armor - self.absorbed
+        return dealt * (STEALTH_MELEE_DAMAGE_FACTOR if self.doubled else 1)
 
 
 def _expression_part(
@@ -546,6 +645,7 @@ def _expression_part(
 def _damage(
     attack: AttackRoll,
     attacker: Combatant,
+    defender: Combatant | None,
     spec: AttackSpec,
     rng: random.Random,
     *,
@@ -573,19 +673,34 @@ def _damage(
     bonus_momentum = []
     if spec.charge_spaces:
         bonus_momentum.append(Modifier(name="Momentum", value=momentum(spec.charge_spaces)))
-    if spec.defender_charge_spaces and spec.style in ("melee", "targeted"):
-        # A charger takes the same extra damage from an enemy melee weapon [003].
-        bonus_momentum.append(
-            Modifier(name="Target's momentum", value=momentum(spec.defender_charge_spaces))
-        )
+    charged = max(spec.defender_charge_spaces, defender.charged_spaces if defender else 0)
+    if charged and spec.style in ("melee", "targeted"):
+        # A charger takes the same extra damage from any enemy melee weapon that hits it
+        # that round [003]: the braced spearman's 10 + the knight's 9 = 19.
+        bonus_momentum.append(Modifier(name="Target's momentum", value=momentum(charged)))
+    armor = armor_of(defender) if defender is not None else None
     return Damage(
         parts=parts,
         withering=altitude.withering,
         durability=durability,
         penetration=spec.penetration if durability is not None else None,
         momentum=[m for m in bonus_momentum if m.value],
-        doubled=spec.stealth and spec.melee,
+        armor=armor.name if armor is not None and armor.absorb else None,
+        absorb=armor.absorb if armor is not None else 0,
+        doubled=_doubling(spec),
     )
+
+
+def _doubling(spec: AttackSpec) -> Doubling | None:
+    """Return why a melee surprise attack deals double damage, if it does [002]."""
+    # Point-blank ranged is defended as melee, but its damage is a ranged attack's [000].
+    if not spec.melee:
+        return None
+    if spec.surprised:
+        return "surprised"  # caught in round zero [002 Ambush]
+    if spec.stealth:
+        return "stealth"
+    return None
 
 
 # The whole attack.
@@ -647,12 +762,15 @@ class AttackResult(Result):
 
 
 def _late_attack_modifiers(
-    defender: Combatant | None, strategy: DefenseStrategy | None, spec: AttackSpec
+    defender: Combatant | None,
+    strategy: DefenseStrategy | None,
+    spec: AttackSpec,
+    extra: Sequence[Modifier] = (),
 ) -> list[Modifier]:
-    modifiers: list[Modifier] = []
+    modifiers: list[Modifier] = list(extra)
     if defender is None:
         return modifiers
-    if defender.prone and spec.melee:
+    if defender.prone and spec.close:
         modifiers.append(Modifier(name="Target prone", value=PRONE_BONUS))
     if strategy == "block" and _penetration_counts(defender, strategy, spec):
         # The attack is lowered by 1 per point of penetration [000].
@@ -666,7 +784,7 @@ def _penetration_counts(
     if spec.penetration is None or not spec.ranged:
         return False
     if strategy == "block":
-        return defender.durability is not None
+        return blocking_durability(defender) is not None
     if strategy == "take_cover":
         return spec.cover_durability is not None
     return False
@@ -677,8 +795,6 @@ def _check_resolvable(
 ) -> None:
     if defender is None and not spec.fixed_object:
         raise BadInput("An attack needs a defender unless its target is a fixed object.")
-    if defender is not None and spec.fixed_object:
-        raise BadInput("A fixed object has no defender; leave the defender out.")
     if attack.attacker_id != attacker.id or attack.style != spec.style:
         raise BadInput("That attack roll belongs to another attacker or attack.")
     validate_spec(spec, attacker)
@@ -695,13 +811,17 @@ def resolve_attack(
     rng: random.Random,
     *,
     extra_damage_dice: Sequence[str] = (),
+    attack_bonuses: Sequence[Modifier] = (),
+    defense: DefenseRoll | None = None,
 ) -> AttackResult:
     """Resolve a rolled attack against a defender's strategy: outcome and damage [GAME.md §4]."""
     # `strategy` None uses the defender's default; it is ignored when the outcome is
     # automatic (Critical, Risk failure, cumulative long action) or the defender cannot
-    # respond (surprised, counter-attacked, focused long action, Broken). `defender` None
-    # is a fixed object. `extra_damage_dice` are dice expressions added to a hit (Hex,
-    # Sundered: "+1d8 per 2 X rounded up", from Specials).
+    # respond (surprised, counter-attacked, focused long action, Broken, Stunned…).
+    # `defender` None is a fixed object. `extra_damage_dice` are dice expressions added to
+    # a hit (Hex, Sundered: "+1d8 per 2 X rounded up", from Specials); `attack_bonuses`
+    # are added to the attack value (a support); `defense` is a defense already rolled
+    # (the best of several protectors' blocks).
     _check_resolvable(attack, attacker, defender, spec)
     common = {
         "attacker_id": attacker.id,
@@ -725,42 +845,65 @@ def resolve_attack(
     if attack.critical or cumulative:
         return AttackResult(
             **common,
-            attack_modifiers=_late_attack_modifiers(defender, None, spec),
+            attack_modifiers=_late_attack_modifiers(defender, None, spec, attack_bonuses),
             outcome="auto_hit",
             auto_reason="critical" if attack.critical else "cumulative_long_action",
-            damage=_damage(
-                attack, attacker, spec, rng, durability=None, extra_damage_dice=extra_damage_dice
-            ),
+            damage=_hit_damage(attack, attacker, defender, spec, rng, None, extra_damage_dice),
         )
-    return _opposed(attack, attacker, defender, strategy, spec, rng, extra_damage_dice, common)
+    if defense is None:
+        defense = roll_defense(attacker, defender, strategy, spec, rng)
+    late = _late_attack_modifiers(defender, defense.strategy, spec, attack_bonuses)
+    return _opposed(attack, attacker, defender, defense, late, spec, rng, extra_damage_dice, common)
+
+
+def _hit_damage(
+    attack: AttackRoll,
+    attacker: Combatant,
+    defender: Combatant | None,
+    spec: AttackSpec,
+    rng: random.Random,
+    durability: int | None,
+    extra_damage_dice: Sequence[str],
+) -> Damage | None:
+    """Roll a hit's damage; a grapple deals none, it holds [000]."""
+    if spec.grapple:
+        return None
+    return _damage(
+        attack,
+        attacker,
+        defender,
+        spec,
+        rng,
+        durability=durability,
+        extra_damage_dice=extra_damage_dice,
+    )
 
 
 def _opposed(
     attack: AttackRoll,
     attacker: Combatant,
     defender: Combatant | None,
-    strategy: DefenseStrategy | None,
+    defense: DefenseRoll,
+    late: list[Modifier],
     spec: AttackSpec,
     rng: random.Random,
     extra_damage_dice: Sequence[str],
     common: dict[str, object],
 ) -> AttackResult:
     """Resolve attack value against defense value: a hit only above it [000, 002]."""
-    if defender is None:
-        defense = _fixed_object_defense(spec)
-    else:
-        defense = _defend(attacker, defender, strategy, spec, rng)
-    late = _late_attack_modifiers(defender, defense.strategy, spec)
-    hit = attack.value + total_of(late) > defense.value  # ties go to the defender [000, 002]
+    value = attack.value + total_of(late)
+    # Ties go to the defender [000, 002]; a challenge level (surprised 6, a fixed object 3,
+    # plus range) is hit when the attack reaches it [003].
+    hit = value >= defense.value if defense.challenge else value > defense.value
     durability: int | None = None
     if defender is not None and _penetration_counts(defender, defense.strategy, spec):
-        durability = defender.durability if defense.strategy == "block" else spec.cover_durability
+        durability = (
+            blocking_durability(defender) if defense.strategy == "block" else spec.cover_durability
+        )
     damage = None
     if hit:
-        damage = _damage(
-            attack, attacker, spec, rng, durability=durability, extra_damage_dice=extra_damage_dice
-        )
-    ranged_dodge = defense.strategy == "dodge" and spec.ranged
+        damage = _hit_damage(attack, attacker, defender, spec, rng, durability, extra_damage_dice)
+    ranged_dodge = defense.strategy == "dodge" and not spec.close
     return AttackResult(
         **common,  # type: ignore[arg-type]
         attack_modifiers=late,

@@ -13,8 +13,10 @@ from pydantic import Field
 from bot.errors import BadInput
 from bot.rules.dice import DEFAULT_BASE_RISK, Advantage, CoreRoll, Roller, roll_action
 from bot.rules.initiative import sacrifice_bonus
+from bot.rules.injuries import injury_modifiers, require_can_jump
 from bot.rules.models import Combatant
 from bot.rules.results import Modifier, Result, total_of
+from bot.rules.stealth import stealth_modifiers
 
 
 class ChallengeLevel(IntEnum):
@@ -81,6 +83,7 @@ class CheckResult(Result):
     level: int  # as set by the GM
     level_raise: int = 0  # rushing: +3 per halving of the time [003]
     time: TimeTaken = "normal"
+    jump: bool = False  # a jump check [003]
 
     @property
     def target(self) -> int:
@@ -94,11 +97,13 @@ class CheckResult(Result):
 
     @property
     def success(self) -> bool:
-        """Return whether the check succeeds."""
-        # A Risk failure fails [002]; a Critical succeeds [bot]; otherwise total ≥ level [GAME.md §6].
+        """Return whether the check succeeds: not a Risk failure, and the total reaches the level."""
+        # A Risk failure fails [002]; otherwise total ≥ level [GAME.md §6]. A natural
+        # Critical is no pass of its own: GAME.md §6 asks the total to reach the level, and a
+        # Critical's "extra damage or effects" [002] is for attacks [bot].
         if self.core.risk_failure:
             return False
-        return self.core.critical or self.total >= self.target
+        return self.total >= self.target
 
 
 def roll_check(
@@ -116,9 +121,14 @@ def roll_check(
     advantage: Advantage | None = None,
     bonus_dice: Sequence[str] = (),
     penalty_dice: Sequence[str] = (),
+    jump: bool = False,
 ) -> CheckResult:
     """Roll a check: core die + trait + modifiers against a challenge level [GAME.md §6]."""
+    # A hidden combatant's actions have +4 [000]; each Injury is −1 to a Finesse check
+    # [000, bot]; a leg injury stops a jump [000].
     target = challenge_level(level)
+    if jump and isinstance(roller, Combatant):
+        require_can_jump(roller)
     if time not in TIME_BONUS:
         raise BadInput(
             f"Unknown time {time!r}: use eighth, quarter, half, normal, double or quadruple."
@@ -138,8 +148,11 @@ def roll_check(
         modifiers.append(
             Modifier(name=f"Time ×{'2' if time == 'double' else '4'}", value=TIME_BONUS[time])
         )
-    if isinstance(roller, Combatant) and (bonus := sacrifice_bonus(roller, "check")):
-        modifiers.append(Modifier(name="Sacrifice", value=bonus))
+    if isinstance(roller, Combatant):
+        if bonus := sacrifice_bonus(roller, "check"):
+            modifiers.append(Modifier(name="Sacrifice", value=bonus))
+        modifiers += stealth_modifiers(roller)
+    modifiers += injury_modifiers(roller, trait_name)
     if modifier:
         modifiers.append(Modifier(name="Modifier", value=modifier))
     return CheckResult(
@@ -151,4 +164,5 @@ def roll_check(
         level=target,
         level_raise=TIME_LEVEL_RAISE[time],
         time=time,
+        jump=jump,
     )

@@ -2,14 +2,22 @@
 
 A declaration lasts the round (Cleanup clears it) and replaces an earlier one. A long
 action is declared with `kind="long"`: the first time with its count, which starts it
-at 0; afterwards declaring it again spends effort on it — one main action (cumulative)
-or the round's remaining actions (focused) — and its progress stays across rounds.
+at 0; afterwards declaring it again on the combatant's turn spends effort on it — one
+main action (cumulative) or the round's remaining actions (focused) — and its progress
+stays across rounds. Declared outside its turn, the long action is this round's plan:
+the combatant performs it this round (so an attack on it finds it busy), and works on
+it by declaring it again when its turn comes [000, GAME.md §10].
+
+A minor act (`kind="minor"`: drawing a weapon, shouting, a single space) is free, but
+before the combatant's turn it costs −2 initiative [003]; it does not replace the
+round's declaration.
 """
 
 from __future__ import annotations
 
 from bot.errors import BadInput, RuleViolation
 from bot.rules import encounter as flow
+from bot.rules.acting import on_turn, require_able
 from bot.rules.fortune import require_in_round
 from bot.rules.long_actions import (
     LongActionProgress,
@@ -39,6 +47,9 @@ class Declared(Result):
     replaced: Declaration | None = None  # the one it replaces this round
     started: LongAction | None = None  # a long action begun now, at 0
     progress: LongActionProgress | None = None  # effort spent on the long action under way
+    planned: LongAction | None = None  # declared out of turn: performed, worked on its turn
+    initiative_penalty: int | None = None  # a minor act before its turn: −2 each [003]
+    initiative: int | None = None  # its initiative after that penalty, once rolled
 
 
 class Undeclared(Result):
@@ -67,15 +78,18 @@ def declare(
     *,
     rounds: int | None = None,
     long_type: LongActionKind | None = None,
+    forced: bool = False,
 ) -> Declared:
-    """Record this round's declaration; for a long action, start it or work on it."""
+    """Record this round's declaration; for a long action, start it, plan it or work on it."""
     cleaned = clean_text(text)
     require_in_round(encounter, combatant, "declare")
     if flow.is_broken(combatant):
         raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
     if kind != "long" and (rounds is not None or long_type is not None):
         raise BadInput("rounds and long_type belong to a long action (kind:long).")
-    started = progress = None
+    if kind == "minor":
+        return _minor_act(encounter, combatant, cleaned)
+    started = progress = planned = None
     if kind == "long":
         under_way = combatant.long_action
         if under_way is None:
@@ -87,8 +101,12 @@ def declare(
                 combatant, cleaned, long_type or DEFAULT_LONG_KIND, rounds
             ).model_copy()
         else:
-            progress = _work(combatant, under_way, cleaned, rounds, long_type)
+            _check_same(combatant, under_way, cleaned, rounds, long_type)
             cleaned = under_way.name
+            if on_turn(encounter, combatant) or forced:
+                progress = _work(encounter, combatant, under_way)
+            else:
+                planned = under_way.model_copy()
     replaced = combatant.declaration
     combatant.declaration = Declaration(text=cleaned, kind=kind)
     return Declared(
@@ -97,17 +115,29 @@ def declare(
         replaced=replaced,
         started=started,
         progress=progress,
+        planned=planned,
     )
 
 
-def _work(
+def _minor_act(encounter: Encounter, combatant: Combatant, text: str) -> Declared:
+    """A minor act: free; before the combatant's turn, −2 initiative in fortune mode [003]."""
+    penalty = flow.minor_act(encounter, combatant)
+    return Declared(
+        combatant_id=combatant.id,
+        declaration=Declaration(text=text, kind="minor"),
+        initiative_penalty=penalty,
+        initiative=combatant.initiative if penalty is not None else None,
+    )
+
+
+def _check_same(
     combatant: Combatant,
     under_way: LongAction,
     text: str,
     rounds: int | None,
     long_type: LongActionKind | None,
-) -> LongActionProgress:
-    """Spend effort on the long action under way, refusing a different or re-counted one."""
+) -> None:
+    """Refuse a declaration that names another long action, or re-counts this one."""
     progress = f"{under_way.progress}/{under_way.rounds}"
     if text.casefold() != under_way.name.casefold():
         raise RuleViolation(
@@ -119,6 +149,11 @@ def _work(
             f"{under_way.name} is under way ({under_way.kind}, {progress}); its count and type "
             "are set when it starts."
         )
+
+
+def _work(encounter: Encounter, combatant: Combatant, under_way: LongAction) -> LongActionProgress:
+    """Spend effort on the long action under way, on the combatant's turn."""
+    require_able(encounter, combatant)
     if combatant.actions_left < 1:
         raise RuleViolation(
             f"{combatant.name} has no actions left this round to work on {under_way.name}."

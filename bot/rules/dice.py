@@ -205,6 +205,7 @@ def roll_action(
     base_risk: int = DEFAULT_BASE_RISK,
     situational_risk: int = 0,
     shift: int = 0,
+    crit_range: int | None = None,
     explode: bool = False,
     advantage: Advantage | None = None,
     bonus_dice: Sequence[str] = (),
@@ -212,6 +213,7 @@ def roll_action(
     modifier: int = 0,
 ) -> CoreRoll:
     """Roll a combatant's core die for an action, with its own Risk and crit range."""
+    # `crit_range` overrides the roller's own: armor narrows it [002].
     die = core_die(roller.grit, getattr(roller, "die_shift", 0) + shift)
     if die is None:
         raise RuleViolation(f"{roller.name} is Broken and cannot act until Grit is restored.")
@@ -219,7 +221,7 @@ def roll_action(
         die,
         rng,
         risk=total_risk(base_risk, roller.risk, situational_risk),
-        crit_range=roller.crit_range,
+        crit_range=roller.crit_range if crit_range is None else crit_range,
         explode=explode,
         advantage=advantage,
         bonus_dice=bonus_dice,

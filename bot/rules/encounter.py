@@ -12,24 +12,43 @@ from typing import Literal, Protocol
 
 from pydantic import Field, SerializeAsAny
 
-from bot.errors import BadInput, NotFound, RuleViolation
+from bot.errors import BadInput, RuleViolation
 from bot.rules import long_actions
-from bot.rules.grit import die_of
+from bot.rules.essences import EssenceEnded, essence_round_passed
 from bot.rules.initiative import (
+    MINOR_ACT_PENALTY,
     Ambush,
     InitiativeEntry,
     actions_per_round,
+    declare_minor_act,
     order_for_round,
     roll_ambush,
 )
 from bot.rules.models import MAX_NAME_LENGTH, Combatant, Encounter, Phase
-from bot.rules.names import clean_name, name_key, same_name
+from bot.rules.names import clean_name, same_name
 from bot.rules.results import Result
+from bot.rules.state import (
+    OPENING_PHASES,
+    by_id,
+    by_name,
+    current_actor,
+    is_broken,
+    surprised,
+    turns_running,
+)
+
+__all__ = [  # the state queries, read through this module everywhere
+    "OPENING_PHASES",
+    "by_id",
+    "by_name",
+    "current_actor",
+    "is_broken",
+    "surprised",
+    "turns_running",
+]
 
 MAX_COMBATANTS = 100  # per encounter; a longer tracker shows a window around the actor
 
-# Phases before the turns, in the `full` flow's order; `compact` opens at Declaration.
-OPENING_PHASES: tuple[Phase, ...] = ("start", "question", "declaration")
 # Phases after the last turn in the `full` flow [GAME.md §5 Round flow].
 CLOSING_PHASES: tuple[Phase, ...] = ("reaction", "resolution", "counter", "cleanup", "summary")
 
@@ -58,13 +77,14 @@ class TurnEnd(Result):
 
 
 class RoundEnd(Result):
-    """A round that ended: who holds into the next one."""
+    """A round that ended: who holds into the next one, whose essence ran out."""
 
     round: int
     held: list[int] = Field(
         default_factory=list
     )  # waiting combatants that hold into the next round
     all_waiting: bool = False  # everyone left was waiting, so the round passed [003]
+    essences_ended: list[EssenceEnded] = Field(default_factory=list)  # ran out of rounds
 
 
 class Step(Result):
@@ -101,52 +121,6 @@ class NoHooks:
 
     def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[Result]:
         return []
-
-
-# Looking combatants up.
-
-
-def by_id(encounter: Encounter, combatant_id: int) -> Combatant:
-    """Return the combatant with this id."""
-    for combatant in encounter.combatants:
-        if combatant.id == combatant_id:
-            return combatant
-    raise NotFound("That combatant is no longer in this encounter.")
-
-
-def by_name(encounter: Encounter, name: str) -> Combatant:
-    """Return the combatant with this name (normalised, case-insensitive)."""
-    wanted = name_key(name)
-    for combatant in encounter.combatants:
-        if name_key(combatant.name) == wanted:
-            return combatant
-    raise NotFound(f"No combatant named {clean_name(name)!r} in this encounter.")
-
-
-def current_actor(encounter: Encounter) -> Combatant | None:
-    """Return who acts now: a waiting combatant acting out of turn, else the turn's owner."""
-    if encounter.acting_now is not None:
-        return by_id(encounter, encounter.acting_now)
-    if encounter.turn is None or encounter.phase != "initiative":
-        return None
-    return by_id(encounter, encounter.order[encounter.turn])
-
-
-def turns_running(encounter: Encounter) -> bool:
-    """Return whether the round's turns have begun (initiative is rolled)."""
-    return encounter.phase not in OPENING_PHASES
-
-
-def is_broken(combatant: Combatant) -> bool:
-    """Return whether a combatant is Broken (0 Grit) and cannot act [002]."""
-    return die_of(combatant) is None
-
-
-def surprised(encounter: Encounter, combatant: Combatant) -> bool:
-    """Return whether a combatant is caught by the ambush of round zero [003]."""
-    return (
-        encounter.round == 0 and encounter.ambush is not None and combatant.side != encounter.ambush
-    )
 
 
 # Building the encounter.
@@ -197,6 +171,8 @@ def add_combatant(
     encounter.combatants.append(combatant)
     if encounter.phase != "initiative" or surprised(encounter, combatant):
         return None
+    if combatant.fixed_object:
+        return None  # an object takes no turns [003]
     if encounter.round == 0 and combatant.side != encounter.ambush:
         return None
     # It is placed by initiative among those already ordered. If that place is already
@@ -393,6 +369,41 @@ def hold(encounter: Encounter, combatant: Combatant) -> None:
     _hold(combatant)
 
 
+def minor_act(encounter: Encounter, combatant: Combatant) -> int | None:
+    """Record a minor act; before its turn in fortune mode, −2 initiative [003]. Return the penalty."""
+    # On or after its turn a minor act is free. Before initiative is rolled the −2 goes into
+    # the roll; once rolled, the total drops and the combatant takes its new place among
+    # those yet to act. The other modes roll no initiative of its own to lower [bot].
+    if encounter.mode != "fortune" or not _turn_to_come(encounter, combatant):
+        return None
+    penalty = declare_minor_act(combatant)
+    if combatant.initiative is not None and combatant.id in encounter.order:
+        combatant.initiative -= MINOR_ACT_PENALTY
+        _reposition(encounter, combatant)
+    return penalty
+
+
+def _turn_to_come(encounter: Encounter, combatant: Combatant) -> bool:
+    if combatant.acted_this_round or combatant.acted_out_of_turn or combatant.holding:
+        return False
+    if not turns_running(encounter) or combatant.id not in encounter.order:
+        return not turns_running(encounter)
+    return encounter.turn is None or encounter.order.index(combatant.id) > encounter.turn
+
+
+def _reposition(encounter: Encounter, combatant: Combatant) -> None:
+    """Move a combatant whose initiative fell later among those still to act this round."""
+    start = (encounter.turn if encounter.turn is not None else -1) + 1
+    encounter.order.remove(combatant.id)
+    place = len(encounter.order)
+    for index in range(start, len(encounter.order)):
+        other = by_id(encounter, encounter.order[index])
+        if (other.initiative or 0) < (combatant.initiative or 0):
+            place = index
+            break
+    encounter.order.insert(place, combatant.id)
+
+
 # Internals.
 
 
@@ -422,6 +433,8 @@ def _reset_for_round(combatant: Combatant) -> None:
     combatant.minor_acts = 0
     combatant.sacrifices = {}
     combatant.moved_m = 0
+    combatant.move_actions = 0
+    combatant.charged_spaces = 0
     combatant.acted_this_round = False
     combatant.acted_out_of_turn = False
     combatant.declaration = None
@@ -446,7 +459,7 @@ def _begin_turns(encounter: Encounter, rng: random.Random, hooks: TurnHooks) -> 
     """Close Declaration: set this round's order (rolling it if the mode says so), start turns."""
     if not encounter.combatants:
         raise RuleViolation("Add combatants first (/init add, /init join).")
-    actors = list(encounter.combatants)
+    actors = [c for c in encounter.combatants if not c.fixed_object]  # objects take no turns
     ambush = None
     if encounter.round == 0:
         # Round zero: only the ambushers act, and with a roll only those who beat the
@@ -507,6 +520,7 @@ def _start_turn(encounter: Encounter, combatant: Combatant, hooks: TurnHooks) ->
     if combatant.turn_started_round == encounter.round:
         return None  # /init prev and restarts never tick twice
     combatant.turn_started_round = encounter.round
+    combatant.guarding = False  # a guard lasts until the guard's next turn [002, bot]
     return TurnStart(combatant_id=combatant.id, effects=hooks.turn_start(encounter, combatant))
 
 
@@ -557,12 +571,20 @@ def _closing_phase(encounter: Encounter) -> Step:
 def _cleanup(encounter: Encounter, *, all_waiting: bool) -> RoundEnd:
     """End-of-round bookkeeping: waiting combatants hold; long actions forget this round."""
     held = []
+    ran_out = []
     for combatant in encounter.combatants:
         if combatant.waiting:
             _hold(combatant)
             held.append(combatant.id)
         long_actions.new_round(combatant)
-    return RoundEnd(round=encounter.round, held=held, all_waiting=all_waiting and bool(held))
+        if (ended := essence_round_passed(combatant)) is not None:
+            ran_out.append(ended)
+    return RoundEnd(
+        round=encounter.round,
+        held=held,
+        all_waiting=all_waiting and bool(held),
+        essences_ended=ran_out,
+    )
 
 
 def _open_round(encounter: Encounter) -> None:

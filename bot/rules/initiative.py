@@ -15,6 +15,7 @@ from pydantic import Field
 
 from bot.errors import BadInput, RuleViolation
 from bot.rules.grit import die_of, perception_m
+from bot.rules.injuries import injury_modifiers
 from bot.rules.models import ACTIONS_PER_ROUND, Combatant, InitiativeMode, SacrificeFor, Side
 from bot.rules.results import Modifier, Result
 
@@ -108,10 +109,16 @@ def _front(combatant: Combatant, mode: InitiativeMode) -> Front | None:
     return None
 
 
+def _injuries(combatant: Combatant) -> list[Modifier]:
+    # "Wounds apply to Finesse checks" [000], said of initiative by Finesse.
+    return injury_modifiers(combatant, "finesse")
+
+
 def _fortune_bonuses(combatant: Combatant, mode: InitiativeMode) -> list[Modifier]:
     bonuses: list[Modifier] = []
     if combatant.initiative_bonus:
         bonuses.append(Modifier(name="Initiative bonus", value=combatant.initiative_bonus))
+    bonuses += _injuries(combatant)
     if mode != "fortune":
         return bonuses
     if combatant.hasted:
@@ -198,7 +205,8 @@ def _roll_side(
     die = die_of(roller)
     assert die is not None  # _side_roller picks a combatant that can act
     face = rng.randint(1, die)
-    return _SideRoll(total=face + roller.finesse, roller=roller, faces=[face], die=die)
+    total = face + roller.finesse + sum(m.value for m in _injuries(roller))
+    return _SideRoll(total=total, roller=roller, faces=[face], die=die)
 
 
 def _sides_entries(
@@ -261,8 +269,15 @@ def order_for_round(
     existing = existing or {}
     if mode == "finesse":
         entries = [
-            e if e.broken else e.model_copy(update={"total": e.finesse})
-            for e in (_base_entry(c, mode) for c in combatants)
+            e
+            if e.broken
+            else e.model_copy(
+                update={
+                    "total": e.finesse + sum(m.value for m in _injuries(c)),
+                    "bonuses": _injuries(c),
+                }
+            )
+            for c, e in ((c, _base_entry(c, mode)) for c in combatants)
         ]
     elif mode == "sides":
         entries = _sides_entries(combatants, rng, existing, only)
@@ -284,8 +299,9 @@ def roll_initiative(
 
 
 def actions_per_round(combatant: Combatant) -> int:
-    """Return how many actions a combatant gets this round: 2, Hasted 1, Broken 0 [003]."""
-    if die_of(combatant) is None:
+    """Return how many actions a combatant gets this round: 2, Hasted 1, Broken or grappling 0."""
+    # A grappling combatant is "treated as if it has already made its actions" [000].
+    if die_of(combatant) is None or combatant.grapple is not None:
         return 0
     return HASTED_ACTIONS if combatant.hasted else ACTIONS_PER_ROUND
 
@@ -307,6 +323,8 @@ def spend_action(combatant: Combatant, count: int = 1) -> int:
 
 def declare_minor_act(combatant: Combatant) -> int:
     """Record a minor act before the combatant's turn; return its initiative penalty (−2 each)."""
+    # Rolled into this round's fortune initiative while it is still to be rolled; once
+    # rolled, `bot.rules.encounter.minor_act` lowers the total and finds its new place.
     combatant.minor_acts += 1
     return -MINOR_ACT_PENALTY * combatant.minor_acts
 
@@ -357,7 +375,7 @@ class AmbushRoll(Result):
     die: int
     face: int | None  # None: a Broken ambusher cannot roll
     perception: int
-    success: bool  # the roll beats Perception: this ambusher gets the free round
+    success: bool  # the roll reaches Perception: this ambusher gets the free round
 
 
 class Ambush(Result):
@@ -387,8 +405,9 @@ def roll_ambush(
     ambushers: Sequence[Combatant], targets: Sequence[Combatant], rng: random.Random
 ) -> Ambush:
     """Roll each ambusher's d20 (with Stealth) or d10 against the targets' highest Perception."""
-    # A roll must beat the Perception to succeed: ties go to the one who perceives, as
-    # ties go to the defender in an attack [bot].
+    # A roll that reaches the Perception succeeds: ties go to the ambusher [bot], so a d10
+    # ambusher without Stealth can still surprise a Prime target (Perception 10) on a 10.
+    # Those who succeed act in round zero; the rest do not [002].
     if not ambushers:
         raise BadInput("An ambush needs at least one ambusher.")
     watcher = max(targets, key=perception_m, default=None)
@@ -403,7 +422,7 @@ def roll_ambush(
                 die=die,
                 face=face,
                 perception=perception,
-                success=face is not None and face > perception,
+                success=face is not None and face >= perception,
             )
         )
     return Ambush(perception=perception, perceiver_id=watcher.id if watcher else None, rolls=rolls)

@@ -3,7 +3,8 @@
 Focused: the count is in rounds of complete attention; if the actor is attacked it
 gets no defense and the progress goes back to 0. Cumulative: each main action spent
 on it adds 1; in a round it is attacked no progress is added and that attack hits
-automatically.
+automatically. Both hold only while the actor performs the action: in a round whose
+declaration is the long action, and not while Broken [000, GAME.md §10].
 """
 
 from __future__ import annotations
@@ -93,20 +94,34 @@ def work_on_long_action(combatant: Combatant) -> LongActionProgress:
     )
 
 
+def performing(combatant: Combatant) -> bool:
+    """Return whether the combatant is performing its long action this round [000, GAME.md §10]."""
+    # "while performing that action" [000]: in a round whose declaration is the long
+    # action (declared to start it, plan it or work on it), and never while Broken, since a
+    # Broken combatant performs nothing [002, GAME.md §10].
+    declaration = combatant.declaration
+    return (
+        combatant.long_action is not None
+        and declaration is not None
+        and declaration.kind == "long"
+        and die_of(combatant) is not None
+    )
+
+
 def long_action_defense(combatant: Combatant) -> LongActionDefense | None:
-    """Return what a long action does to the combatant's defense: none, or an automatic hit."""
+    """Return what performing a long action does to the defense: none, or an automatic hit."""
     action = combatant.long_action
-    if action is None:
+    if action is None or not performing(combatant):
         return None
     return "no_defense" if action.kind == "focused" else "auto_hit"
 
 
 def long_action_attacked(combatant: Combatant) -> LongActionInterrupted | None:
-    """Record an attack on a combatant busy with a long action."""
+    """Record an attack on a combatant performing a long action (none when it is not)."""
     # Focused: progress back to 0. Cumulative: no progress this round. An attack made
     # after this round's progress was added leaves that progress standing [bot].
     action = combatant.long_action
-    if action is None:
+    if action is None or not performing(combatant):
         return None
     before = action.progress
     if action.kind == "focused":

@@ -6,7 +6,7 @@ know nothing of Discord or SQLite; Discord users appear only as integer ids.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,9 +31,15 @@ DefaultDefense = Literal["auto", "block", "dodge", "break_away", "take_cover"]
 SacrificeFor = Literal["attack", "defense", "check"]
 LongActionKind = Literal["focused", "cumulative"]
 # What a combatant declares for a round [GAME.md §5 Round flow, 000].
-DeclarationKind = Literal["primary", "sub", "movement", "fast", "long"]
+DeclarationKind = Literal["primary", "sub", "movement", "fast", "long", "minor"]
+ItemKind = Literal["weapon", "armor", "shield"]
+RangeKind = Literal["short", "long", "bow"]
+# The consumables [002] that stay active on their user; a bomb is thrown, not worn.
+EssenceKind = Literal["elixir", "tonic", "salve", "balm"]
+GrappleRole = Literal["grappler", "held"]
 
 DEFAULT_MAX_GRIT = 30  # [GAME.md §1, bot]
+MAX_ITEM_NAME = 40  # of a weapon, armor, shield or essence [bot]
 ACTIONS_PER_ROUND = 2  # [GAME.md §5, 003]
 
 
@@ -59,6 +65,60 @@ class LongAction(Model):
     rounds: int = Field(ge=1)  # the count needed to complete
     progress: int = Field(default=0, ge=0)
     attacked_this_round: bool = False
+
+
+class Weapon(Model):
+    """A weapon as a loadout carries it [GAME.md §9]: the attack options it stands for."""
+
+    kind: Literal["weapon"] = "weapon"
+    name: str = Field(min_length=1, max_length=MAX_ITEM_NAME)
+    damage: str | None = None  # a dice expression: "1d10+2"
+    style: AttackStyle = "melee"
+    base_risk: int = Field(default=1, ge=1, le=20)  # a Great Axe has 3 [002]
+    penetration: int | None = Field(default=None, ge=0)
+    weight: float | None = Field(default=None, gt=0)  # a thrown weapon's [000]
+    range_kind: RangeKind | None = None
+    reach: int = Field(default=1, ge=0, le=10)  # longer reach wins Reach Advantage [000]
+    braced: bool = False  # can be set against a charge: a spear, a pike [003]
+
+
+class Armor(Model):
+    """Worn armor [002 "absorbs damage, lowers critical hit chance"]."""
+
+    kind: Literal["armor"] = "armor"
+    name: str = Field(min_length=1, max_length=MAX_ITEM_NAME)
+    absorb: int = Field(default=0, ge=0, le=100)  # taken off each hit's damage [bot]
+    crit_guard: int = Field(default=0, ge=0, le=10)  # narrows the attacker's crit range [bot]
+
+
+class Shield(Model):
+    """A held shield [002 "block reactions and guard actions"; 000 durability]."""
+
+    kind: Literal["shield"] = "shield"
+    name: str = Field(min_length=1, max_length=MAX_ITEM_NAME)
+    block: int = Field(default=0, ge=0, le=100)  # added to every Block [bot]
+    guard: int = Field(default=0, ge=0, le=100)  # added to every defense while guarding [bot]
+    durability: int | None = Field(default=None, ge=0, le=999)  # against penetration [000]
+
+
+Item = Annotated[Weapon | Armor | Shield, Field(discriminator="kind")]
+
+
+class ActiveEssence(Model):
+    """The one essence active on a combatant [002 "Only one active essence at a time"]."""
+
+    name: str = Field(min_length=1, max_length=MAX_ITEM_NAME)
+    kind: EssenceKind
+    rounds_left: int | None = Field(default=None, ge=1)  # None: until ended
+    attacks_left: int | None = Field(default=None, ge=1)  # a balm lasts some attacks [002]
+
+
+class GrappleHold(Model):
+    """One side of a grapple [000 Grappling]: who holds whom, and an item if that is held."""
+
+    partner_id: int
+    role: GrappleRole
+    item: str | None = None  # grappling an item: it cannot be used while held [000]
 
 
 class Declaration(Model):
@@ -139,6 +199,19 @@ class Combatant(Stats):
     long_action: LongAction | None = None
     stress: int = 0  # recorded by Blight [001]
     injuries: int = 0  # recorded on reaching 0 Grit [002]
+    leg_injury: bool = False  # an injury to the legs: no jumping at all [000]
+
+    # The fight's situation, set by the GM (/init edit) or by the combatant's own moves.
+    fixed_object: bool = False  # a door, a wall: defense 3 + range, never takes a turn [003]
+    reach: int = Field(default=1, ge=0, le=10)  # its melee weapon's reach [000]
+    directions_blocked: int = Field(default=0, ge=0, le=6)  # for Break Away and dodging [000]
+    stealth: bool = False  # hidden status: +4 to its actions until it attacks or is spotted
+    full_cover: bool = False  # took Full Cover: cover 4 against ranged until it attacks [002]
+    engaged_with: list[int] = Field(default_factory=list)  # sharing a space, locked [000]
+    grapple: GrappleHold | None = None  # grappling or held: Break Away is its only action
+    items: list[Item] = Field(default_factory=list)  # what it carries into this fight [§9]
+    essence: ActiveEssence | None = None
+    guarding: bool = False  # raised its shield: +guard to every defense until its turn
 
     # State of the current round.
     initiative: int | None = None
@@ -151,6 +224,9 @@ class Combatant(Stats):
     minor_acts: int = 0  # minor acts declared before its turn: −2 initiative each
     sacrifices: dict[SacrificeFor, int] = Field(default_factory=dict)  # +3 per sacrificed action
     moved_m: int = 0  # voluntary movement this turn, for Slow and Lacerate
+    move_actions: int = 0  # actions spent on moving this round: Mobility each [003]
+    charged_spaces: int = 0  # charged this round: enemy melee hits take its momentum [003]
+    free_tries: dict[str, int] = Field(default_factory=dict)  # a free try's round: close_in…
     acted_this_round: bool = False
     turn_started_round: int | None = None  # turn-start effects ran in this round already
     turn_ended_round: int | None = None  # turn-end effects ran in this round already
@@ -181,6 +257,9 @@ class PendingAttack(Model):
     prompt_message_id: int | None = None
     sacrifice_offered: bool = False  # the defender may give up an action for +3 [003]
     sacrificed: bool = False
+    protectors: list[int] = Field(default_factory=list)  # take the attack in its place [000]
+    supporters: list[int] = Field(default_factory=list)  # roll to enhance the attack [002]
+    forced: bool = False  # made out of turn because the GM said so [GAME.md §10]
 
 
 class CounterOffer(Model):

@@ -33,16 +33,36 @@ CHANNEL = "table-1"
 
 async def _set_up(table: SandboxTable) -> SandboxTable:
     table.bot.trackers.interval = 0  # type: ignore[attr-defined]
-    await table.user("gm").run("/init start")
+    await table.user("gm").run("/init start mode:finesse")
     await table.user("gm").run("/init add name:Goblin physical:3 finesse:2")
     await table.user("alice").run("/init join character:Mira physical:4 finesse:3")
+    started = await table.user("gm").run("/init next")  # by Finesse: Mira 3, then Goblin 2
+    assert not started.ephemeral, started.text
     return table
 
 
 @pytest.fixture
 async def fight(make_table) -> SandboxTable:
-    """Round 1 in #table-1: the GM's Goblin (Physical 3, Finesse 2) and alice's Mira (4, 3)."""
+    """Round 1 in #table-1, Mira's turn: the GM's Goblin (Physical 3, Finesse 2), alice's Mira (4, 3)."""
     return await _set_up(await make_table())
+
+
+async def goblins_turn(table: SandboxTable) -> None:
+    """End Mira's turn: the Goblin acts."""
+    ended = await table.user("alice").run("/init next")
+    assert not ended.ephemeral, ended.text
+
+
+BLIND = "Its dice are rolled and shown with the result."
+
+
+def blind(prompt: Any) -> str:
+    """Return a defense prompt's description, checking it shows no number of the attack."""
+    embed = prompt.embed
+    assert embed is not None, "no embed"
+    assert embed.get("fields", []) == [], "the prompt shows the attack's numbers"
+    assert BLIND in embed["description"]
+    return embed["description"]
 
 
 def fields(embed: dict[str, Any] | None) -> dict[str, str]:
@@ -89,9 +109,14 @@ async def test_a_melee_attack_blocked_shows_every_number_and_lowers_grit(fight) 
     script(table, d20(10), d20(3), d8(1))  # attack, block, weapon 1d8+2
     prompt = await table.user("alice").run("/attack target:Goblin style:melee damage:1d8+2")
     assert not prompt.ephemeral
-    assert (
-        fields(prompt.embed)["Attack"] == "d20 **10** · Physical +4 → **14**\nRisk 1 · Critical 20"
-    )
+    description = blind(prompt)  # the defender chooses without the numbers [GAME.md §10]
+    assert "14" not in description and "d20" not in description
+    assert description.splitlines()[:3] == [
+        "Melee. " + BLIND,
+        "Goblin, choose a defense: Block, Dodge or Break Away.",
+        "Sacrifice an action first for +3 defense this round.",
+    ]
+    assert "Goblin uses **Block**." in description.splitlines()[3]
     assert [b["label"] for b in prompt.buttons] == ["Block", "Dodge", "Break Away", "Sacrifice +3"]
 
     resolved = await prompt.click("Block", as_user="gm")
@@ -157,8 +182,8 @@ async def test_a_ranged_attack_against_take_cover_weighs_penetration(fight) -> N
     assert fields(resolved.embed) == {
         "Attack": "d12 **10** · Finesse +3 · Modifier +10 → **23**\n"
         "Risk 1 · Critical 12 · beyond Perception: one die lower",
-        "Defense": "Take Cover · Cover ×2 +20 · Range +2 → **22**",
-        "Outcome": "**23** vs **22** — **hit**",
+        "Defense": "Take Cover · Cover ×2 +20 · Range +1 → **21**",
+        "Outcome": "**23** vs **21** — **hit**",
         "Damage": "Weapon 7 (2d6: 2, 5) · Durability -1 (penetration 3 > 1) → **6**",
         "Grit": "Goblin takes 6 damage (Prime d20).",
     }
@@ -196,25 +221,29 @@ async def test_a_ranged_attack_dodged_with_advantage_and_extra_dice(fight) -> No
     assert fields(resolved.embed) == {
         "Attack": "d20 **17** (advantage: 17, 8) · Bonus 1d10 +4 (4) · Penalty 1d4 -4 (4) "
         "· Finesse +3 → **20**\nRisk 1 · Critical 20",
-        "Defense": "Dodge · d20 **3** · Finesse +2 · Range +1 → **6**\nRisk 1 · Critical 20",
-        "Outcome": "**20** vs **6** — **hit**",
+        "Defense": "Dodge · d20 **3** · Finesse +2 → **5**\nRisk 1 · Critical 20",
+        "Outcome": "**20** vs **5** — **hit**",
         "Damage": "Attack roll 17 → **17**",
         "Grit": "Goblin takes 17 damage. Goblin drops to Reduced Grit — now rolls d12.",
     }
 
 
 async def test_stealth_charge_and_altitude_add_their_damage(fight) -> None:
-    """A stealthy charge from altitude 1 did not add +4, 1d10, momentum 2 and double the damage."""
+    """A stealthy charge from altitude 1 did not add +4, 1d10, momentum 2 and double the damage,
+    against the Goblin's Perception 10 as a passive defense [002]."""
     table = fight
-    script(table, d20(19), d20(16), d6(2), d10(8))  # attack, block, weapon 1d6, altitude 1d10
-    prompt = await table.user("alice").run(
+    script(table, d20(19), d6(2), d10(8))  # attack, weapon 1d6, altitude 1d10; no defense roll
+    resolved = await table.user("alice").run(
         "/attack target:Goblin stealth:true charge:6 altitude:1 damage:1d6"
     )
-    resolved = await prompt.click("Block", as_user="gm")
+    assert resolved.buttons == []  # nobody chooses against an attack from stealth
+    assert resolved.embed["description"] == (
+        "Melee · from stealth: the target's Perception is its defense"
+    )
     assert fields(resolved.embed) == {
         "Attack": "d20 **19** · Physical +4 · Stealth +4 → **27**\nRisk 1 · Critical 20",
-        "Defense": "Block · d20 **16** · Physical +3 → **19**\nRisk 1 · Critical 20",
-        "Outcome": "**27** vs **19** — **hit**",
+        "Defense": "Perception (passive) · base 10 → **10**",
+        "Outcome": "**27** vs **10** — **hit**",
         "Damage": "Weapon 2 (1d6: 2) · Altitude 1 8 (1d10: 8) · Momentum +2 · ×2 melee from stealth "
         "→ **24**",
         "Grit": "Goblin takes 24 damage. Goblin drops to Frail Grit — now rolls d10.",
@@ -224,13 +253,18 @@ async def test_stealth_charge_and_altitude_add_their_damage(fight) -> None:
 # Automatic outcomes.
 
 
-async def test_a_critical_hits_at_once_with_an_extra_die(fight) -> None:
-    """A natural 20 asked the defender, or did not add the explosion and a critical d20."""
+async def test_a_critical_is_asked_blind_then_hits_with_an_extra_die(fight) -> None:
+    """A natural 20 settled before the defender chose, or did not add the explosion and a d20."""
     table = fight
     # attack (explodes), its explosion, weapon 1d8, Critical d20
     script(table, d20(20), d20(9), d8(6), d20(17))
-    resolved = await table.user("alice").run("/attack target:Goblin damage:1d8 explode:true")
-    assert resolved.buttons == []
+    prompt = await table.user("alice").run("/attack target:Goblin damage:1d8 explode:true")
+    blind(prompt)  # a Critical looks like any attack until the defense is chosen
+    assert [b["label"] for b in prompt.buttons] == ["Block", "Dodge", "Break Away", "Sacrifice +3"]
+    resolved = await prompt.click("Dodge", as_user="gm")
+    assert resolved.embed["description"] == (
+        "Melee · Dodge, chosen by Game Master — no defense roll: a Critical hits automatically"
+    )
     assert resolved.embed["title"] == "Mira attacks Goblin — Critical hit"
     assert fields(resolved.embed) == {
         "Attack": "d20 **20** · explodes +9 · Physical +4 → **33**\nRisk 1 · Critical 20",
@@ -240,11 +274,13 @@ async def test_a_critical_hits_at_once_with_an_extra_die(fight) -> None:
     }
 
 
-async def test_a_risk_failure_misses_at_once_without_a_counter(fight) -> None:
-    """A natural 4 against Risk 4 asked the defender, hit, or offered a counter-attack."""
+async def test_a_risk_failure_misses_after_the_blind_choice_without_a_counter(fight) -> None:
+    """A natural 4 against Risk 4 was told before the defense, hit, or offered a counter-attack."""
     table = fight
     script(table, d20(4))  # attack
-    resolved = await table.user("alice").run("/attack target:Goblin risk:3")
+    prompt = await table.user("alice").run("/attack target:Goblin risk:3")
+    blind(prompt)
+    resolved = await prompt.click("Block", as_user="gm")
     assert resolved.buttons == []
     assert fields(resolved.embed) == {
         "Attack": "d20 **4** · Physical +4 → **8**\nRisk 4 · Critical 20",
@@ -259,7 +295,9 @@ async def test_a_natural_one_offers_a_free_counter_against_no_defense(fight) -> 
     """A natural 1 did not offer the GM a Counter that hits Mira's defense of 0 without an action."""
     table = fight
     script(table, d20(1), d20(3))  # Mira's attack, the Goblin's counter
-    fumble = await table.user("alice").run("/attack target:Goblin")
+    prompt = await table.user("alice").run("/attack target:Goblin")
+    blind(prompt)
+    fumble = await prompt.click("Block", as_user="gm")
     assert fields(fumble.embed)["Outcome"] == (
         "Risk failure (natural 1 ≤ Risk 1) — **automatic miss**\n"
         "Natural 1: Goblin may counter-attack now (no action; Mira gets no defense)."
@@ -288,8 +326,9 @@ async def test_a_counter_can_be_made_with_attack_options(fight) -> None:
     """/attack counter:true did not use the open counter with the weapon given, free of actions."""
     table = fight
     script(table, d20(1), d20(3), d6(3))  # Mira's attack, the Goblin's counter, its weapon 1d6
-    await table.user("alice").run("/attack target:Goblin")
-    counter = await table.user("gm").run(
+    prompt = await table.user("alice").run("/attack target:Goblin")
+    await prompt.click("Block", as_user="gm")
+    counter = await table.user("gm").run(  # out of the Goblin's turn: a counter may be
         "/attack target:Mira attacker:Goblin counter:true damage:1d6"
     )
     assert fields(counter.embed)["Damage"] == "Weapon 3 (1d6: 3) → **3**"
@@ -301,20 +340,29 @@ async def test_a_counter_can_be_made_with_attack_options(fight) -> None:
     )
 
 
-async def test_an_ambush_hits_a_surprised_defender_at_six_plus_range(make_table) -> None:
-    """In round zero a surprised defender was asked, or defended with more than 6 + range."""
+async def ambush(make_table) -> SandboxTable:
+    """Round zero, Mira's turn: alice's Mira (4, 3) ambushes the GM's Goblin (3, 2)."""
     table = await make_table()
     table.bot.trackers.interval = 0  # type: ignore[attr-defined]
     gm, alice = table.user("gm"), table.user("alice")
-    await gm.run("/init start ambush:party")
+    await gm.run("/init start ambush:party mode:finesse")
     await gm.run("/init add name:Goblin physical:3 finesse:2")
     await alice.run("/init join character:Mira physical:4 finesse:3")
-    script(table, d20(10))  # attack
-    resolved = await alice.run("/attack target:Goblin style:ranged distance:5")
+    await gm.run("/init next")  # round zero's turns: only the ambushers act
+    return table
+
+
+async def test_an_ambush_hits_a_surprised_defender_at_six_plus_range(make_table) -> None:
+    """In round zero a surprised defender was asked, or defended with more than 6 + range."""
+    table = await ambush(make_table)
+    gm, alice = table.user("gm"), table.user("alice")
+    script(table, d12(10))  # attack: 7 spaces (14 m) is beyond Mira's Perception, a d12
+    resolved = await alice.run("/attack target:Goblin style:ranged distance:7")
     assert resolved.buttons == []
     assert resolved.embed["description"] == "Ranged · surprised in round zero: defense 6 + range"
     assert fields(resolved.embed) == {
-        "Attack": "d20 **10** · Finesse +3 → **13**\nRisk 1 · Critical 20",
+        "Attack": "d12 **10** · Finesse +3 → **13**\n"
+        "Risk 1 · Critical 12 · beyond Perception: one die lower",
         "Defense": "Surprised (round zero) · base 6 · Range +1 → **7**",
         "Outcome": "**13** vs **7** — **hit**",
         "Damage": "Attack roll 10 → **10**",
@@ -342,7 +390,8 @@ async def test_a_focused_long_action_gets_no_defense_and_loses_its_progress(figh
     """An attack on a focused long action asked for a defense or left its progress."""
     table = fight
     ritual = {"name": "Ritual", "kind": "focused", "rounds": 3, "progress": 2}
-    await change(table, "Goblin", long_action=ritual)
+    performing = {"text": "Ritual", "kind": "long"}  # declared this round: it performs it [000]
+    await change(table, "Goblin", long_action=ritual, declaration=performing)
     script(table, d20(10))  # attack
     resolved = await table.user("alice").run("/attack target:Goblin")
     assert resolved.buttons == []
@@ -408,6 +457,7 @@ async def test_sacrifice_spends_an_action_for_three_defense(fight) -> None:
 async def test_defend_answers_the_waiting_attack_without_buttons(fight) -> None:
     """/defend did not resolve the attack waiting on Mira and close its prompt."""
     table = fight
+    await goblins_turn(table)
     script(table, d20(10), d20(3))  # the Goblin's attack, Mira's dodge
     prompt = await table.user("gm").run("/attack target:Mira attacker:Goblin")
     assert prompt.message.mentions == [table.user("alice").id]  # only the defender's player
@@ -426,6 +476,7 @@ async def test_defend_answers_the_waiting_attack_without_buttons(fight) -> None:
 async def test_defend_for_someone_elses_combatant_is_refused(fight) -> None:
     """bob could answer the attack on alice's Mira with /defend."""
     table = fight
+    await goblins_turn(table)
     script(table, d20(10))  # the Goblin's attack, a plain one that waits for a defense
     await table.user("gm").run("/attack target:Mira attacker:Goblin")
     refused = await table.user("bob").run("/defend strategy:block combatant:Mira")
@@ -536,14 +587,18 @@ async def test_the_round_log_holds_the_attack_and_its_damage(fight) -> None:
 
 
 async def test_a_hidden_npc_that_attacks_is_revealed(fight) -> None:
-    """A hidden NPC attacked unseen, without its stealth bonus, or stayed hidden."""
+    """A hidden NPC attacked unseen, without its stealth bonus against Perception, or stayed hidden."""
     table = fight
     await table.user("gm").run("/init add name:Shade physical:2 hidden:true")
-    script(table, d20(10))  # attack
-    prompt = await table.user("gm").run("/attack target:Mira attacker:Shade")
-    assert "Shade attacks from hiding and is revealed." in prompt.content
-    assert fields(prompt.embed)["Attack"] == (
+    script(table, d20(10))  # attack; Mira's Perception 10 is a passive defense [002]
+    resolved = await table.user("gm").run("/attack target:Mira attacker:Shade force:true")
+    assert resolved.buttons == []
+    assert fields(resolved.embed)["Attack"] == (
         "d20 **10** · Physical +2 · Stealth +4 → **16**\nRisk 1 · Critical 20"
+    )
+    assert fields(resolved.embed)["Defense"] == "Perception (passive) · base 10 → **10**"
+    assert fields(resolved.embed)["Notes"] == (
+        "Shade attacks from hiding and is revealed.\nOut of turn: forced by the GM."
     )
     assert not (await combatant(table, "Shade")).hidden
 
@@ -694,10 +749,11 @@ async def test_an_attack_prompt_costs_one_rest_call(fast) -> None:
     """Posting a defense prompt asked Discord again for the message its callback had named."""
     table = fast
     gm, alice = table.user("gm"), table.user("alice")
-    await gm.run("/init start")
+    await gm.run("/init start mode:finesse")
     await gm.run("/init add name:Goblin")
-    await alice.run("/init join character:Mira")
-    script(table, d20(8))  # attack: neither Critical nor a Risk failure, so a prompt
+    await alice.run("/init join character:Mira finesse:1")
+    await gm.run("/init next")
+    script(table, d20(8))  # attack: a prompt
     prompt = await alice.run("/attack target:Goblin")
     assert prompt.buttons, prompt.text  # the defender must choose: a prompt, not a result
     calls = [

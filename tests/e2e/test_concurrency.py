@@ -125,11 +125,13 @@ async def test_attacks_on_the_same_defender_in_several_channels_never_cross(
     ids = {ch: table.channel(ch).id for ch in CHANNELS}
     store = table.bot.store  # type: ignore[attr-defined]
 
-    # Two attacks on Mira in every channel at once, each with its own weapon die.
+    # Two attacks on Mira in every channel at once, each with its own weapon die; the GM
+    # forces them, before the turns begin.
     prompts = {
         ch: [
             gm.send_command(
-                f"/attack target:Mira attacker:Goblin damage:1d{4 + 2 * i}+{i}", channel=ch
+                f"/attack target:Mira attacker:Goblin damage:1d{4 + 2 * i}+{i} force:true",
+                channel=ch,
             )
             for i in range(2)
         ]

@@ -136,12 +136,13 @@ async def test_a_natural_one_fails_a_check(fight) -> None:
 
 
 async def test_the_gm_checks_for_an_npc_with_its_die(fight) -> None:
-    """The GM's check for the Goblin (Grit 15) did not roll a d12."""
+    """The GM's check for the Goblin (Grit 15) did not roll a d12, or its Critical passed a level
+    its total of 12 cannot reach [GAME.md §6, bot]."""
     script(fight, d12(12))
     checked = await fight.user("gm").run("/check trait:0 difficulty:21 combatant:Goblin")
     assert checked.content == (
         "🎯 **Goblin** checks against Inconceivable 21: d12 **12** · Trait +0 → **12** — "
-        "Critical (natural 12) — **success**"
+        "Critical (natural 12), but the total falls short — **failure**"
     )
 
 

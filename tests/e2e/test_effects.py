@@ -188,6 +188,7 @@ async def test_a_restart_between_two_turns_neither_loses_nor_repeats_a_tick(
         ("/effect apply combatant:Nobody special:Ruin x:1", "No combatant named 'Nobody'"),
         ("/effect apply combatant:Goblin special:Push x:2", "Instant effect"),
         ("/move distance:0 combatant:Goblin", "Move at least 1 m"),
+        ("/move distance:2 combatant:Goblin", "It is not Goblin's turn"),
     ],
 )
 async def test_bad_input_gets_one_ephemeral_line_and_changes_nothing(
@@ -250,7 +251,7 @@ async def test_slow_deals_x_at_turn_end_unless_the_combatant_moved(fast) -> None
     assert "Goblin takes 3 damage (Prime d20)." in ended.text
     await gm.run("/init next")  # Slow 3 → 2
     moved = await gm.run("/move distance:2 combatant:Goblin")
-    assert "(2 m this turn; Mobility 8 m − Slow 2 = 6 m)" in moved.text
+    assert "(2 m this turn; Mobility 8 m − Slow 2 = 6 m; the free space: no action)" in moved.text
     assert "Slow is satisfied" in moved.text
     ended = await gm.run("/init next")
     assert "turn end" not in ended.text
@@ -264,10 +265,10 @@ async def test_lacerate_deals_x_per_tier_of_movement(fast) -> None:
     await gm.run("/effect apply combatant:Goblin special:Lacerate x:3")
     await gm.run("/init next")  # Lacerate 3 → 2
     first = await gm.run("/move distance:3 combatant:Goblin")
+    assert "(3 m this turn; Mobility 8 m; 1 action spent, 1 left)" in first.text  # 2 m free [003]
     assert "Lacerate 2 (first move): Goblin takes 2 damage (Prime d20)." in first.text
     second = await gm.run("/move distance:7 combatant:Goblin")
-    assert "(10 m this turn; Mobility 8 m)" in second.text
-    assert "2 m beyond its Mobility" in second.text
+    assert "(10 m this turn; Mobility 8 m; no further action)" in second.text  # 2 + 8 m
     assert (
         "Lacerate 2 (beyond half Mobility, beyond full Mobility): "
         "Goblin takes 4 damage (Prime d20)." in second.text

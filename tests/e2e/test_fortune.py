@@ -312,16 +312,38 @@ async def test_undeclare_abandons_a_long_action(fast) -> None:
     assert "⏳" not in await tracker(table)
 
 
-async def test_a_sacrifice_for_defense_is_marked_for_the_rest_of_the_round(fast) -> None:
-    """A sacrifice before an attack did not spend an action and mark +3 defense on the tracker."""
+async def test_a_sacrifice_for_defense_answers_an_attack_out_of_turn(fast) -> None:
+    """Out of its turn a sacrifice was allowed with no attack to answer, or against one it did not
+    spend an action, mark +3 defense on the tracker and on the attack's prompt [003]."""
     table = fast
+    gm, bob = table.user("gm"), table.user("bob")
     await four(table, mode="finesse")
-    await table.user("gm").run("/init next")
-    reply = await table.user("bob").run("/sacrifice for:defense")
+    await gm.run("/init next")  # Mira's turn
+    early = await bob.run("/sacrifice for:defense")
+    assert early.ephemeral
+    assert early.content == (
+        "It is not Brom's turn: out of its turn it sacrifices only against an attack waiting "
+        "for its defense; the GM may force it (force:true)."
+    )
+    script(table, d20(10))  # the Goblin's attack, forced out of its turn by the GM
+    prompt = await gm.run("/attack target:Brom attacker:Goblin force:true")
+    reply = await bob.run("/sacrifice for:defense")
     assert "Brom sacrifices an action: +3 to defense for the rest of round 1 (1 action left)." in (
         reply.text
     )
     assert "▫ 1 Brom · ●○ · ✚ +3 defense" in rows(await tracker(table))
+    await table.channel().wait_for(
+        lambda ch: "Brom sacrifices an action: +3 defense." in prompt.embed["description"],
+        what="the prompt to show the sacrifice",
+    )
+    # Mira may still protect Brom, and the Orc support the Goblin's attack.
+    assert [b["label"] for b in prompt.buttons] == [
+        "Block",
+        "Dodge",
+        "Break Away",
+        "Protect",
+        "Support",
+    ]
 
 
 async def test_a_hidden_npcs_choices_are_told_only_to_the_gm(fast) -> None:

@@ -115,7 +115,7 @@ ROWS = [
         "/defend strategy:dodge combatant:Mira",
         ("controller",),
         NOT_YOUR_DEFENSE,
-        (*TURNS, ("gm", "/attack target:Mira attacker:Goblin")),
+        (*TURNS, ("gm", "/attack target:Mira attacker:Goblin force:true")),
         # The Goblin's attack in each channel: a plain one that waits for a defense; then
         # alice's dodge.
         dice=(d20(10), d20(10), d20(10), d20(3)),

@@ -178,7 +178,9 @@ async def test_a_damaged_row_survives_a_restart_and_harms_no_other_channel(
                 await gm.run("/init start", channel=channel)
                 await gm.run("/init add name:Goblin", channel=channel)
                 await alice.run("/init join character:Mira", channel=channel)
-            prompt = await gm.run("/attack target:Mira attacker:Goblin", channel="table-2")
+            prompt = await gm.run(
+                "/attack target:Mira attacker:Goblin force:true", channel="table-2"
+            )
             assert prompt.buttons, prompt.text
             await bot.store._transaction(
                 [

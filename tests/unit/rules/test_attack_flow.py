@@ -27,7 +27,7 @@ from bot.rules.attack_flow import (
 )
 from bot.rules.attacks import AttackRoll, AttackSpec, resolve_attack, roll_attack
 from bot.rules.long_actions import start_long_action
-from bot.rules.models import Combatant, Encounter
+from bot.rules.models import ActiveSpecial, Combatant, Declaration, Encounter
 from tests.unit.rules.factories import combatant
 
 
@@ -51,56 +51,69 @@ def _pair() -> tuple[Combatant, Combatant]:
 # Who is asked.
 
 
-def test_an_ordinary_attack_asks_the_defender() -> None:
-    """An attack without a Critical, Risk failure or special situation did not ask the defender."""
+@pytest.mark.parametrize("natural", [10, 20, 1])
+def test_the_defender_is_asked_whatever_the_dice(natural: int) -> None:
+    """A Critical or a natural 1 settled at once: the defender chooses blind [GAME.md §10]."""
     mira, goblin = _pair()
     spec = AttackSpec()
-    assert no_choice_reason(goblin, spec, _roll(mira, spec, 10)) is None
+    _roll(mira, spec, natural)  # the roll exists, and nothing about the choice depends on it
+    assert no_choice_reason(goblin, spec) is None
+    assert strategies(goblin, spec) == ["block", "dodge", "break_away"]
 
 
 @pytest.mark.parametrize(
-    ("natural", "spec", "reason"),
+    ("spec", "reason"),
     [
-        (20, AttackSpec(), "critical"),
-        (1, AttackSpec(), "risk_failure"),
-        (3, AttackSpec(base_risk=3), "risk_failure"),
-        (10, AttackSpec(surprised=True), "surprised"),
-        (10, AttackSpec(counter=True), "counter"),
+        (AttackSpec(surprised=True), "surprised"),
+        (AttackSpec(counter=True), "counter"),
+        (AttackSpec(stealth=True), "perception"),
+        (AttackSpec(fixed_object=True, style="ranged", distance=2), "fixed_object"),
     ],
 )
 def test_the_defender_is_not_asked_when_nothing_depends_on_it(
-    natural: int, spec: AttackSpec, reason: str
+    spec: AttackSpec, reason: str
 ) -> None:
-    """A Critical, a Risk failure, a surprised defender or a counter-attack still asked the defender."""
-    mira, goblin = _pair()
-    assert no_choice_reason(goblin, spec, _roll(mira, spec, natural)) == reason
+    """A surprised defender, a counter's target, a stealth attack's target or an object was asked."""
+    _mira, goblin = _pair()
+    assert no_choice_reason(goblin, spec) == reason
 
 
 @pytest.mark.parametrize(
     ("kind", "reason"),
     [("focused", "focused_long_action"), ("cumulative", "cumulative_long_action")],
 )
-def test_a_long_action_leaves_no_choice(kind: str, reason: str) -> None:
-    """A defender busy with a long action was asked for a defense."""
-    mira, goblin = _pair()
+def test_a_long_action_being_performed_leaves_no_choice(kind: str, reason: str) -> None:
+    """A defender performing a long action this round was asked for a defense [000]."""
+    _mira, goblin = _pair()
     start_long_action(goblin, "Ritual", kind, 3)  # type: ignore[arg-type]
-    assert no_choice_reason(goblin, AttackSpec(), _roll(mira, AttackSpec(), 10)) == reason
+    assert no_choice_reason(goblin, AttackSpec()) is None  # not performed this round
+    goblin.declaration = Declaration(text="Ritual", kind="long")
+    assert no_choice_reason(goblin, AttackSpec()) == reason
 
 
 def test_a_broken_defender_is_not_asked() -> None:
     """A Broken defender was asked for a defense."""
-    mira, goblin = _pair()
+    _mira, goblin = _pair()
     goblin.grit = 0
-    assert no_choice_reason(goblin, AttackSpec(), _roll(mira, AttackSpec(), 10)) == "broken"
+    assert no_choice_reason(goblin, AttackSpec()) == "broken"
+
+
+def test_a_stunned_defender_cannot_react() -> None:
+    """A Stunned defender was asked for a defense or offered a sacrifice [GAME.md §7]."""
+    _mira, goblin = _pair()
+    goblin.specials.append(ActiveSpecial(name="Stunned"))
+    assert no_choice_reason(goblin, AttackSpec()) == "stunned"
+    assert strategies(goblin, AttackSpec()) == []
+    assert not can_sacrifice(goblin, AttackSpec())
 
 
 @pytest.mark.parametrize(
     ("spec", "stamina", "expected"),
     [
         (AttackSpec(style="melee"), None, ["block", "dodge", "break_away"]),
-        (AttackSpec(style="ranged"), None, ["block", "dodge"]),
-        (AttackSpec(style="ranged", cover=2), None, ["block", "dodge", "take_cover"]),
-        (AttackSpec(style="ranged", cover=2), 0, ["block", "take_cover"]),
+        (AttackSpec(style="ranged", distance=3), None, ["block", "dodge"]),
+        (AttackSpec(style="ranged", distance=3, cover=2), None, ["block", "dodge", "take_cover"]),
+        (AttackSpec(style="ranged", distance=3, cover=2), 0, ["block", "take_cover"]),
         (AttackSpec(style="melee"), 0, ["block", "dodge", "break_away"]),
     ],
 )
@@ -111,9 +124,10 @@ def test_the_strategies_offered(spec: AttackSpec, stamina: int | None, expected:
 
 def test_sacrifice_needs_an_action_and_a_die() -> None:
     """A defender without an action left, or Broken, was offered a sacrifice."""
-    assert can_sacrifice(combatant(actions_left=1))
-    assert not can_sacrifice(combatant(actions_left=0))
-    assert not can_sacrifice(combatant(grit=0))
+    spec = AttackSpec()
+    assert can_sacrifice(combatant(actions_left=1), spec)
+    assert not can_sacrifice(combatant(actions_left=0), spec)
+    assert not can_sacrifice(combatant(grit=0), spec)
 
 
 # Bonus and penalty dice.
@@ -315,8 +329,9 @@ def test_applying_writes_stamina_durability_and_long_action_but_not_grit() -> No
     mira = combatant("Mira", id=1, finesse=30)
     goblin = combatant("Goblin", id=2, durability=3, stamina=2)
     start_long_action(goblin, "Ritual", "focused", 3)
+    goblin.declaration = Declaration(text="Ritual", kind="long")
     goblin.long_action.progress = 2  # type: ignore[union-attr]
-    spec = AttackSpec(style="ranged", penetration=5)
+    spec = AttackSpec(style="ranged", penetration=5, distance=2)
     roll = _roll(mira, spec, 10)
     result = resolve_attack(roll, mira, goblin, None, spec, random.Random(0))
     assert result.hit
@@ -331,7 +346,7 @@ def test_a_ranged_block_wears_the_item_and_a_dodge_spends_stamina() -> None:
     """A blocked hit with penetration did not wear the item, or a ranged dodge spent no stamina."""
     mira = combatant("Mira", id=1, finesse=40)
     goblin = combatant("Goblin", id=2, durability=3, stamina=2)
-    spec = AttackSpec(style="ranged", penetration=5)
+    spec = AttackSpec(style="ranged", penetration=5, distance=2)
     blocked = resolve_attack(_roll(mira, spec, 10), mira, goblin, "block", spec, random.Random(0))
     assert apply_except_grit(blocked, goblin).durability_after == 2
     dodged = resolve_attack(_roll(mira, spec, 10), mira, goblin, "dodge", spec, random.Random(0))

@@ -23,7 +23,7 @@ from bot.rules.attacks import (
     thrown_range,
 )
 from bot.rules.long_actions import start_long_action
-from bot.rules.models import Combatant, DefenseStrategy, Encounter
+from bot.rules.models import Combatant, Declaration, DefenseStrategy, Encounter
 from tests.unit.rules.factories import combatant
 
 
@@ -86,7 +86,7 @@ def test_special_targeting_subtracts_by_level(level: int, penalty: int) -> None:
 def test_cover_adds_to_a_ranged_block(level: int, bonus: int) -> None:
     """Cover level 1–4 does not add 5/10/15/20 to a ranged block [000]."""
     mira, goblin = _pair(finesse=99)
-    result = _attack(0, mira, goblin, AttackSpec(style="ranged", cover=level), "block")
+    result = _attack(0, mira, goblin, AttackSpec(style="ranged", cover=level, distance=1), "block")
     assert result.defense is not None
     assert result.defense.cover == bonus
 
@@ -95,7 +95,8 @@ def test_cover_adds_to_a_ranged_block(level: int, bonus: int) -> None:
 def test_taking_cover_doubles_cover_without_a_roll(level: int, value: int) -> None:
     """Taking cover is not cover × 2 with no roll [000]."""
     mira, goblin = _pair(finesse=99)
-    result = _attack(0, mira, goblin, AttackSpec(style="ranged", cover=level), "take_cover")
+    spec = AttackSpec(style="ranged", cover=level, distance=1)
+    result = _attack(0, mira, goblin, spec, "take_cover")
     assert result.defense is not None
     assert result.defense.core is None
     assert result.defense_value == value
@@ -107,9 +108,14 @@ def test_taking_cover_doubles_cover_without_a_roll(level: int, value: int) -> No
         ("short", 0, 0),
         ("short", 1, 1),
         ("short", 7, 7),
-        ("long", 4, 0),
-        ("long", 5, 1),
-        ("long", 12, 2),
+        ("long", 0, 0),
+        ("long", 1, 0),
+        ("long", 5, 0),
+        ("long", 6, 1),
+        ("long", 10, 1),
+        ("long", 11, 2),
+        ("long", 15, 2),
+        ("long", 16, 3),
         ("bow", 1, 0),
         ("bow", 5, 0),
         ("bow", 6, 1),
@@ -120,7 +126,7 @@ def test_taking_cover_doubles_cover_without_a_roll(level: int, value: int) -> No
     ],
 )
 def test_range_modifiers(kind: str, spaces: int, bonus: int) -> None:
-    """Range is not short +1/space, long +1/5 spaces, bows 0 to 5, 1 to 10, 2 to 15 [003]."""
+    """Range is not short +1/space; long and bows 0 for 1–5, +1 for 6–10, +2 for 11–15 [003, §10]."""
     assert range_modifier(kind, spaces) == bonus  # type: ignore[arg-type]
 
 
@@ -163,18 +169,23 @@ def test_the_altitude_table(altitude: int, dice: tuple[str, ...], withering: boo
 
 
 @pytest.mark.parametrize(
-    ("style", "cover", "options"),
+    ("spec", "options"),
     [
-        ("melee", 0, ["block", "dodge", "break_away"]),
-        ("unarmed", 2, ["block", "dodge", "break_away"]),
-        ("ranged", 0, ["block", "dodge"]),
-        ("ranged", 1, ["block", "dodge", "take_cover"]),
-        ("thrown", 3, ["block", "dodge", "take_cover"]),
+        ({"style": "melee"}, ["block", "dodge", "break_away"]),
+        ({"style": "unarmed"}, ["block", "dodge", "break_away"]),
+        ({"style": "ranged", "distance": 3}, ["block", "dodge"]),
+        ({"style": "ranged", "distance": 3, "cover": 1}, ["block", "dodge", "take_cover"]),
+        (
+            {"style": "thrown", "distance": 1, "cover": 3, "weight": 1},
+            ["block", "dodge", "take_cover"],
+        ),
+        ({"style": "ranged", "distance": 0}, ["block", "dodge", "break_away"]),
     ],
+    ids=["melee", "unarmed", "ranged", "ranged-behind-cover", "thrown-behind-cover", "point-blank"],
 )
-def test_defense_options_by_style(style: str, cover: int, options: list[str]) -> None:
-    """The offered defenses are not block/dodge/break away vs melee, block/dodge/(take cover) vs ranged."""
-    assert defense_options(style, cover) == options  # type: ignore[arg-type]
+def test_defense_options_by_style(spec: dict, options: list[str]) -> None:
+    """The defenses are not block/dodge/break away vs melee and point-blank, block/dodge/(take cover) vs ranged [000]."""
+    assert defense_options(combatant(), AttackSpec(**spec)) == options
 
 
 @pytest.mark.parametrize(
@@ -191,7 +202,8 @@ def test_defense_options_by_style(style: str, cover: int, options: list[str]) ->
 def test_default_strategy(default: str, style: str, stamina: int | None, strategy: str) -> None:
     """The default defense is not the combatant's own when open, else block vs melee, dodge vs ranged."""
     defender = combatant(default_defense=default, stamina=stamina)
-    assert default_strategy(defender, style) == strategy  # type: ignore[arg-type]
+    spec = AttackSpec(style=style, distance=0 if style == "melee" else 4)  # type: ignore[arg-type]
+    assert default_strategy(defender, spec) == strategy
 
 
 # Outcomes, with seeds.
@@ -283,7 +295,7 @@ def test_a_ranged_dodge_adds_finesse_cover_and_range_and_costs_stamina() -> None
     """Seed 0: ranged dodge is not 14 + Finesse 4 + cover 5 + range 1 − 1 blocked = 23, costing 1 stamina."""
     mira = combatant("Mira", id=1, finesse=2)
     goblin = combatant("Goblin", id=2, finesse=4, stamina=3)
-    spec = AttackSpec(style="ranged", cover=1, directions_blocked=1, distance=5)
+    spec = AttackSpec(style="ranged", cover=1, directions_blocked=1, distance=6)
     result = _settle(0, mira, goblin, spec, "dodge").result
     assert result.defense_value == 23
     assert result.stamina_spent == 1
@@ -326,7 +338,9 @@ def test_taking_cover_weighs_penetration_against_the_covers_durability() -> None
     """Seed 0: taking cover (2 → 20) with cover durability 3 against penetration 4 did not deal 6 − 3."""
     mira = combatant("Mira", id=1, finesse=10)
     goblin = combatant("Goblin", id=2)
-    spec = AttackSpec(style="ranged", cover=2, cover_durability=3, penetration=4, damage="6")
+    spec = AttackSpec(
+        style="ranged", cover=2, cover_durability=3, penetration=4, damage="6", distance=1
+    )
     result = _attack(0, mira, goblin, spec, "take_cover")
     assert (result.attack_value, result.defense_value, result.damage_dealt) == (23, 20, 3)
     assert result.durability_loss == 0
@@ -348,10 +362,10 @@ def test_a_surprised_defender_has_six_plus_range() -> None:
 
 
 def test_a_fixed_object_has_three_plus_range() -> None:
-    """Seed 0: a fixed object at 10 spaces did not have defense 3 + 2 [003]."""
+    """Seed 0: a fixed object at 10 spaces did not have defense 3 + 1 [003]."""
     mira = combatant("Mira", id=1, finesse=2)
     result = _attack(0, mira, None, AttackSpec(style="ranged", distance=10, fixed_object=True))
-    assert (result.defense_value, result.outcome) == (5, "hit")
+    assert (result.defense_value, result.outcome) == (4, "hit")
 
 
 def test_a_counter_attacks_target_defends_with_modifiers_only() -> None:
@@ -368,6 +382,7 @@ def test_a_focused_long_action_gives_no_defense_and_resets_progress() -> None:
     mira = combatant("Mira", id=1, physical=2)
     goblin = combatant("Goblin", id=2, physical=9)
     start_long_action(goblin, "Ritual", "focused", 3)
+    goblin.declaration = Declaration(text="Ritual", kind="long")  # performing it this round
     assert goblin.long_action is not None
     goblin.long_action.progress = 2
     settled = _settle(0, mira, goblin, AttackSpec(damage="4"), "block")
@@ -385,6 +400,7 @@ def test_a_cumulative_long_action_is_hit_automatically() -> None:
     mira = combatant("Mira", id=1, physical=2)
     goblin = combatant("Goblin", id=2, physical=9)
     start_long_action(goblin, "Dig", "cumulative", 3)
+    goblin.declaration = Declaration(text="Dig", kind="long")  # performing it this round
     result = _attack(0, mira, goblin, AttackSpec(damage="4"), "block")
     assert (result.outcome, result.auto_reason, result.defense) == (
         "auto_hit",
@@ -400,18 +416,17 @@ def test_a_hidden_melee_attacker_gets_plus_four_and_double_damage() -> None:
     goblin = combatant("Goblin", id=2)
     result = _attack(0, mira, goblin, AttackSpec(stealth=True, damage="5"), "block")
     assert [(m.name, m.value) for m in result.attack.modifiers] == [("Stealth", 4)]
-    assert result.damage is not None and result.damage.doubled
+    assert result.damage is not None and result.damage.doubled == "stealth"
     assert result.damage_dealt == 10
 
 
 def test_a_hidden_ranged_attack_deals_normal_damage() -> None:
     """A hidden ranged attack doubled its damage; only melee does [002]."""
     mira = combatant("Mira", id=1, finesse=30)
-    result = _attack(
-        0, mira, combatant("Goblin", id=2), AttackSpec(style="ranged", stealth=True, damage="5")
-    )
+    spec = AttackSpec(style="ranged", stealth=True, damage="5", distance=3)
+    result = _attack(0, mira, combatant("Goblin", id=2), spec)
     assert result.damage is not None
-    assert (result.damage.doubled, result.damage_dealt) == (False, 5)
+    assert (result.damage.doubled, result.damage_dealt) == (None, 5)
 
 
 def test_the_knights_charge_adds_momentum() -> None:
@@ -473,7 +488,13 @@ def test_extra_damage_dice_are_added_to_a_hit() -> None:
     ("attacker", "defender", "style", "attack", "defense"),
     [
         ({"prone": False}, {"prone": True}, "melee", [("Target prone", 3)], []),
-        ({"prone": False}, {"prone": True}, "ranged", [], [("Prone against ranged", 3)]),
+        (
+            {"prone": False},
+            {"prone": True},
+            "ranged",
+            [],
+            [("Range", 1), ("Prone against ranged", 3)],
+        ),
         ({"prone": True}, {"prone": False}, "melee", [], [("Attacker prone", 3)]),
     ],
 )
@@ -483,7 +504,8 @@ def test_prone_modifiers(
     """Prone is not +3 to melee attackers, +3 defense vs ranged, +3 defense against its attacks [003]."""
     mira = combatant("Mira", id=1, **attacker)
     goblin = combatant("Goblin", id=2, **defender)
-    result = _attack(0, mira, goblin, AttackSpec(style=style), "block")
+    distance = 6 if style == "ranged" else 0  # at distance 0 a ranged attack is melee [000]
+    result = _attack(0, mira, goblin, AttackSpec(style=style, distance=distance), "block")
     assert result.defense is not None
     assert [(m.name, m.value) for m in result.attack_modifiers] == attack
     assert [(m.name, m.value) for m in result.defense.modifiers] == defense
@@ -564,9 +586,9 @@ def test_contradictory_attacks_are_refused(spec: dict, error: type[Exception]) -
     ("spec", "strategy", "fields"),
     [
         ({"style": "melee"}, "take_cover", {}),
-        ({"style": "ranged"}, "take_cover", {}),
-        ({"style": "ranged"}, "break_away", {}),
-        ({"style": "ranged"}, "dodge", {"stamina": 0}),
+        ({"style": "ranged", "distance": 2}, "take_cover", {}),
+        ({"style": "ranged", "distance": 2}, "break_away", {}),
+        ({"style": "ranged", "distance": 2}, "dodge", {"stamina": 0}),
     ],
     ids=["cover-vs-melee", "cover-without-cover", "break-away-vs-ranged", "dodge-without-stamina"],
 )
@@ -637,12 +659,19 @@ def test_a_hit_needs_attack_above_defense_or_a_critical_and_never_a_risk_failure
     if result.risk_failure:
         assert not result.hit
     elif result.hit and result.defense is not None:
-        assert result.attack_value > result.defense_value
+        assert result.defense_value is not None
+        if result.defense.challenge:  # surprised 6, a fixed object 3: reached is hit [003]
+            assert result.attack_value >= result.defense_value
+        else:
+            assert result.attack_value > result.defense_value
     elif result.hit:
         assert result.critical or result.auto_reason == "cumulative_long_action"
     else:
-        assert result.defense is not None
-        assert result.attack_value <= result.defense_value
+        assert result.defense is not None and result.defense_value is not None
+        if result.defense.challenge:
+            assert result.attack_value < result.defense_value
+        else:
+            assert result.attack_value <= result.defense_value
     assert (result.damage is not None) == result.hit
     if result.damage is not None:
         assert result.damage_dealt >= 0
@@ -656,13 +685,13 @@ def test_a_fumbled_counter_attack_offers_no_further_counter() -> None:
     assert not result.counter_opportunity
 
 
-def test_a_fixed_object_takes_no_defender() -> None:
-    """A fixed-object attack accepted a defender."""
-    mira, goblin = _pair(finesse=3)
-    spec = AttackSpec(style="ranged", fixed_object=True)
+def test_an_attack_needs_a_defender_unless_at_a_fixed_object() -> None:
+    """An attack on nobody was resolved instead of refused."""
+    mira = combatant("Mira", id=1, finesse=3)
+    spec = AttackSpec(style="ranged", distance=2)
     rng = random.Random(3)
     with pytest.raises(BadInput):
-        resolve_attack(roll_attack(mira, spec, rng), mira, goblin, None, spec, rng)
+        resolve_attack(roll_attack(mira, spec, rng), mira, None, None, spec, rng)
 
 
 def test_applying_a_miss_leaves_grit_alone() -> None:

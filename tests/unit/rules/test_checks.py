@@ -8,6 +8,7 @@ import pytest
 
 from bot.errors import BadInput
 from bot.rules.checks import ChallengeLevel, challenge_level, level_name, roll_check
+from tests.scripted import ScriptedRandom, d20
 from tests.unit.rules.factories import character, combatant
 
 
@@ -83,11 +84,14 @@ def test_a_risk_failure_fails_whatever_the_total() -> None:
     assert not result.success
 
 
-def test_a_critical_succeeds_whatever_the_total() -> None:
-    """Seed 5's natural 20 failed a level-40 check [bot]."""
-    result = roll_check(combatant(), 40, random.Random(5))
+def test_a_critical_does_not_pass_a_level_the_total_cannot_reach() -> None:
+    """A natural 20 passed a level-40 check: the total must reach the level [GAME.md §6, bot]."""
+    result = roll_check(combatant(), 40, ScriptedRandom([d20(20)]))
     assert result.core.critical
-    assert result.success
+    assert result.total == 20
+    assert not result.success
+    reached = roll_check(combatant(), 20, ScriptedRandom([d20(20)]))
+    assert reached.core.critical and reached.success
 
 
 def test_a_character_rolls_its_own_core_die() -> None:

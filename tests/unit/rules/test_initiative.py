@@ -22,6 +22,7 @@ from bot.rules.initiative import (
     stand_up,
 )
 from bot.rules.models import Combatant
+from tests.scripted import ScriptedRandom, d10
 from tests.unit.rules.factories import combatant
 
 
@@ -283,9 +284,21 @@ def test_ambush_rolls_d20_with_stealth_and_d10_without() -> None:
     assert (ambush.succeeded, ambush.failed) == ([sneak.id], [brute.id])
 
 
-def test_an_ambush_roll_equal_to_perception_fails() -> None:
-    """A roll equal to the highest Perception counted as a success [bot: ties to the perceiver]."""
+def test_an_ambush_roll_equal_to_perception_succeeds() -> None:
+    """A roll equal to the highest Perception failed [bot: a roll that reaches it succeeds]."""
     sneak = combatant("Ash", tags=["stealth"])
     ambush = roll_ambush([sneak], [combatant(perception_m=13)], random.Random(0))
     assert ambush.rolls[0].face == 13
-    assert not ambush.rolls[0].success
+    assert ambush.rolls[0].success
+
+
+@pytest.mark.parametrize(("face", "success"), [(10, True), (9, False)])
+def test_a_d10_ambusher_without_stealth_can_surprise_a_prime_target(
+    face: int, success: bool
+) -> None:
+    """A d10 ambusher could never surprise a Prime target's Perception 10 [002, bot]."""
+    plain = combatant("Brute")  # no Stealth skill: d10 [002]
+    prime = combatant("Guard", grit=30)  # Prime: Perception 10 m [002]
+    ambush = roll_ambush([plain], [prime], ScriptedRandom([d10(face)]))
+    assert (ambush.perception, ambush.rolls[0].die) == (10, 10)
+    assert ambush.rolls[0].success is success

@@ -13,6 +13,7 @@ from bot.rules.long_actions import (
     stop_long_action,
     work_on_long_action,
 )
+from bot.rules.models import Combatant, Declaration
 from tests.unit.rules.factories import combatant
 
 
@@ -41,10 +42,17 @@ def test_a_cumulative_action_completes_and_frees_the_remaining_actions() -> None
     assert mira.actions_left == 1
 
 
+def _performing(mira: Combatant) -> None:
+    """Make the long action this round's declaration: it is being performed [000]."""
+    assert mira.long_action is not None
+    mira.declaration = Declaration(text=mira.long_action.name, kind="long")
+
+
 def test_no_progress_in_a_round_a_cumulative_action_is_attacked() -> None:
     """A cumulative long action gained progress in a round it was attacked [000]."""
     mira = combatant()
     start_long_action(mira, "Dig", "cumulative", 3)
+    _performing(mira)
     interrupted = long_action_attacked(mira)
     assert interrupted is not None and interrupted.effect == "auto_hit"
     step = work_on_long_action(mira)
@@ -65,6 +73,7 @@ def test_an_attack_resets_a_focused_action_to_zero() -> None:
     """An attack on a focused long action did not reset its progress to 0 [000]."""
     mira = combatant()
     start_long_action(mira, "Ritual", "focused", 4)
+    _performing(mira)
     assert mira.long_action is not None
     mira.long_action.progress = 3
     interrupted = long_action_attacked(mira)
@@ -84,7 +93,11 @@ def test_what_a_long_action_does_to_defense(kind: str, effect: str) -> None:
     mira = combatant()
     assert long_action_defense(mira) is None
     start_long_action(mira, "Task", kind, 2)  # type: ignore[arg-type]
+    assert long_action_defense(mira) is None  # not performed this round [000, GAME.md §10]
+    _performing(mira)
     assert long_action_defense(mira) == effect
+    mira.grit = 0
+    assert long_action_defense(mira) is None  # a Broken combatant performs nothing
 
 
 def test_working_without_a_long_action_is_refused() -> None:

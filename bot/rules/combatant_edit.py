@@ -1,0 +1,74 @@
+"""The GM's corrections to a combatant in a fight: its stats and its situation (/init edit).
+
+NPCs have no sheet, so their Perception, durability and stamina are set here [GAME.md §1,
+000]; so is what the table decides about the battlefield — directions blocked, reach, a
+fixed object — and what the GM rules outside the dice: spotted, prone, Injuries. Each
+change goes through the model's own bounds, and comes back as before → after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.errors import BadInput, RuleViolation
+from bot.rules.models import Combatant, Encounter
+from bot.rules.results import Result
+
+# The fields /init edit may set, and how a reply names them.
+EDITABLE: dict[str, str] = {
+    "physical": "Physical",
+    "finesse": "Finesse",
+    "risk": "Risk",
+    "crit_range": "crit range",
+    "perception_m": "Perception (m)",
+    "durability": "durability",
+    "stamina": "stamina",
+    "reach": "reach",
+    "directions_blocked": "directions blocked",
+    "fixed_object": "fixed object",
+    "prone": "prone",
+    "stealth": "hidden status",
+    "injuries": "Injuries",
+    "leg_injury": "leg injury",
+}
+
+
+class FieldChange(Result):
+    """One field set by /init edit."""
+
+    field: str
+    before: Any
+    after: Any
+
+
+def edit_combatant(
+    encounter: Encounter, combatant: Combatant, changes: dict[str, Any]
+) -> list[FieldChange]:
+    """Set the given fields on a combatant, all or none; return what changed."""
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        raise BadInput(f"/init edit cannot set {', '.join(sorted(unknown))}.")
+    if not changes:
+        raise BadInput("Give at least one field to change, e.g. perception:12.")
+    if changes.get("fixed_object") and combatant.id in encounter.order:
+        raise RuleViolation(
+            f"{combatant.name} has a turn this round; make it a fixed object before the "
+            "turns begin (or add the object anew)."
+        )
+    if "injuries" in changes and changes["injuries"] < 0:
+        raise BadInput("Injuries cannot be negative.")
+    try:
+        edited = combatant.model_validate({**combatant.model_dump(), **changes})
+    except ValidationError as error:
+        problem = error.errors()[0]
+        field = EDITABLE.get(str(problem["loc"][0]), str(problem["loc"][0]))
+        raise BadInput(f"{field}: {problem['msg']}.") from None
+    done = []
+    for field, value in changes.items():
+        before = getattr(combatant, field)
+        if before != value:
+            setattr(combatant, field, getattr(edited, field))
+            done.append(FieldChange(field=field, before=before, after=value))
+    return done

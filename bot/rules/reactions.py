@@ -1,0 +1,177 @@
+"""Reactions to an attack: Protect and Support, and only the highest reaction counts [000, 002].
+
+- **Protect** [000]: another combatant declares, before the attack is processed, that it
+  protects the target. It must block; it takes the attack in the target's place. If it is
+  engaged with someone else, it must break away first.
+- **Support** [002]: an ally of the attacker rolls to enhance the attack; the supporting
+  roll must match or exceed the ally's roll to enhance it.
+- **Several reactions** to one event: only the highest reaction roll applies [002].
+
+Both are declared on a waiting attack (blind, like the defense: nobody has seen its
+dice) and rolled when it settles. The numbers the documents leave open are [bot]
+rulings: a reaction costs one action; a support that holds adds +3 to the attack, the
+size of every other +3 in [003]; with several protectors the best block applies and
+its protector is the one hit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Literal
+
+from bot.errors import RuleViolation
+from bot.rules import encounter as flow
+from bot.rules.attacks import AttackRoll, Attribute, DefenseRoll
+from bot.rules.dice import CoreRoll, roll_action
+from bot.rules.initiative import spend_action
+from bot.rules.models import Combatant, Encounter, PendingAttack
+from bot.rules.results import Modifier, Result
+from bot.rules.specials import can_react
+
+REACTION_COST = 1  # actions a Protect or a Support spends [bot]
+SUPPORT_BONUS = 3  # a support that matches or beats the ally's roll [bot, after 003's +3]
+
+ReactionKind = Literal["protect", "support"]
+
+
+def reaction_refusal(
+    encounter: Encounter, reactor: Combatant, pending: PendingAttack, kind: ReactionKind
+) -> str | None:
+    """Return why this combatant cannot make this reaction to the attack, or None if it can."""
+    name = reactor.name
+    if reactor.id in (pending.attacker_id, pending.defender_id):
+        return f"{name} is in this attack already; a reaction comes from someone else."
+    if reactor.id in pending.protectors or reactor.id in pending.supporters:
+        return f"{name} already reacts to this attack."
+    attacker = flow.by_id(encounter, pending.attacker_id)
+    defender = flow.by_id(encounter, pending.defender_id)
+    ally = defender if kind == "protect" else attacker
+    if reactor.side != ally.side:
+        return f"{name} is not on {ally.name}'s side."
+    if reactor.fixed_object:
+        return f"{name} is a fixed object."
+    if flow.is_broken(reactor):
+        return f"{name} is Broken and cannot act."
+    if flow.surprised(encounter, reactor):
+        return f"{name} is surprised: in round zero it takes no actions."
+    if not can_react(reactor):
+        return f"{name} is Stunned and cannot react until its next turn."
+    if reactor.grapple is not None:
+        return f"{name} is grappling: Break Away is its only action."
+    if reactor.actions_left < REACTION_COST:
+        return f"{name} has no action left this round to react with."
+    if kind == "protect":
+        others = [i for i in reactor.engaged_with if i != defender.id]
+        if others:
+            other = flow.by_id(encounter, others[0])
+            return f"{name} is engaged with {other.name}: break away first (/breakaway)."
+    return None
+
+
+def eligible(encounter: Encounter, pending: PendingAttack, kind: ReactionKind) -> list[Combatant]:
+    """Return every combatant that may make this reaction to the attack now."""
+    return [
+        c for c in encounter.combatants if reaction_refusal(encounter, c, pending, kind) is None
+    ]
+
+
+class Reacted(Result):
+    """A reaction declared on a waiting attack: its action is spent; it rolls at settlement."""
+
+    combatant_id: int
+    kind: ReactionKind
+    attack_id: str
+    actions_left: int
+    revealed: bool = False  # a hidden NPC gave itself away [bot]
+
+
+def react(
+    encounter: Encounter, reactor: Combatant, pending: PendingAttack, kind: ReactionKind
+) -> Reacted:
+    """Declare a Protect or a Support on a waiting attack: spend an action, join the attack."""
+    refusal = reaction_refusal(encounter, reactor, pending, kind)
+    if refusal is not None:
+        raise RuleViolation(refusal)
+    left = spend_action(reactor, REACTION_COST)
+    (pending.protectors if kind == "protect" else pending.supporters).append(reactor.id)
+    revealed = reactor.hidden
+    # Stepping into an attack shows the reactor: a hidden NPC, a combatant in hiding [bot].
+    reactor.hidden = False
+    reactor.stealth = False
+    return Reacted(
+        combatant_id=reactor.id,
+        kind=kind,
+        attack_id=pending.id,
+        actions_left=left,
+        revealed=revealed,
+    )
+
+
+# Supporting rolls [002].
+
+
+class SupportRoll(Result):
+    """One supporter's roll: its core die and the attack's attribute."""
+
+    combatant_id: int
+    core: CoreRoll | None  # None: it could no longer roll (Broken or gone)
+    attribute: Attribute
+    attribute_value: int = 0
+
+    @property
+    def value(self) -> int:
+        """Return the supporting roll's value (0 on a Risk failure: it supports nothing)."""
+        if self.core is None or self.core.risk_failure:
+            return 0
+        return self.core.total + self.attribute_value
+
+
+class Support(Result):
+    """The supports of one attack: every roll, the best, and whether it enhanced the attack."""
+
+    rolls: list[SupportRoll]
+    against: int  # the ally's roll it must match or exceed
+    bonus: int  # +3 when the best roll holds, else 0
+
+    @property
+    def best(self) -> SupportRoll | None:
+        """Return the highest supporting roll: only the highest reaction applies [002]."""
+        return max(self.rolls, key=lambda r: r.value, default=None)
+
+    @property
+    def modifiers(self) -> list[Modifier]:
+        """Return what the support adds to the attack."""
+        return [Modifier(name="Support", value=self.bonus)] if self.bonus else []
+
+
+def roll_support(
+    supporters: Sequence[Combatant], attack: AttackRoll, rng: random.Random
+) -> Support:
+    """Roll each supporter's core die + the attack's attribute against the ally's roll [002]."""
+    attribute = attack.attribute  # the attack's own: Physical in melee, Finesse at range
+    rolls = []
+    for supporter in supporters:
+        able = not flow.is_broken(supporter)
+        rolls.append(
+            SupportRoll(
+                combatant_id=supporter.id,
+                core=roll_action(supporter, rng) if able else None,
+                attribute=attribute,
+                attribute_value=getattr(supporter, attribute) if able else 0,
+            )
+        )
+    best = max((r.value for r in rolls), default=0)
+    holds = bool(rolls) and best >= attack.value  # "must match or exceed" [002]
+    return Support(rolls=rolls, against=attack.value, bonus=SUPPORT_BONUS if holds else 0)
+
+
+# Protect [000].
+
+
+def best_protection(defenses: Sequence[DefenseRoll]) -> int:
+    """Return the index of the block that applies: the highest; the first declared on a tie."""
+    if not defenses:
+        raise RuleViolation("Nobody protects this attack.")
+    best = max(d.value for d in defenses)
+    return next(i for i, d in enumerate(defenses) if d.value == best)
