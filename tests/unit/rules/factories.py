@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from bot.rules.models import Character, Combatant
+from bot.rules import encounter as flow
+from bot.rules.models import Character, Combatant, Encounter
 
 _next_id = iter(range(1, 1_000_000))
 
@@ -18,3 +20,13 @@ def combatant(name: str = "Mira", **fields: Any) -> Combatant:
 def character(name: str = "Mira", **fields: Any) -> Character:
     """Build a player's character with defaults."""
     return Character(name=name, guild_id=1, owner_id=1, **fields)
+
+
+def fight(*combatants: Combatant, start: bool = True) -> Encounter:
+    """Put combatants in a finesse-mode encounter; with `start`, the highest Finesse acts."""
+    encounter = Encounter(channel_id=1, gm_id=9, mode="finesse")
+    for one in combatants:
+        flow.add_combatant(encounter, one, random.Random(0))
+    if start:
+        flow.advance(encounter, random.Random(0))
+    return encounter

@@ -23,7 +23,8 @@ from bot.rules.attacks import (
     thrown_range,
 )
 from bot.rules.long_actions import start_long_action
-from bot.rules.models import Combatant, Declaration, DefenseStrategy, Encounter
+from bot.rules.models import ActiveSpecial, Combatant, Declaration, DefenseStrategy, Encounter
+from tests.scripted import ScriptedRandom, d20
 from tests.unit.rules.factories import combatant
 
 
@@ -699,3 +700,81 @@ def test_applying_a_miss_leaves_grit_alone() -> None:
     mira, goblin = _pair(physical=3)
     settled = _settle(26, mira, goblin, AttackSpec(), "block")
     assert (settled.grit, goblin.grit) == (None, 30)
+
+
+# Playing as written (issue 17).
+
+
+def test_point_blank_ranged_is_defended_as_melee_without_cover() -> None:
+    """A ranged attack at distance 0 offered take cover, counted cover, or prone +3 vs ranged [000]."""
+    archer = combatant("Archer", id=1, finesse=3)
+    goblin = combatant("Goblin", id=2, physical=4, prone=True)
+    spec = AttackSpec(style="ranged", distance=0, damage="5")
+    assert spec.point_blank and defense_options(goblin, spec) == ["block", "dodge", "break_away"]
+    rng = ScriptedRandom([d20(9), d20(6)])
+    result = resolve_attack(roll_attack(archer, spec, rng), archer, goblin, "block", spec, rng)
+    assert result.defense is not None
+    assert (result.defense.attribute, result.defense.cover) == ("physical", 0)  # a melee block
+    assert [(m.name, m.value) for m in result.attack_modifiers] == [("Target prone", 3)]
+    assert result.damage is not None and result.damage.doubled is None  # damage as ranged
+    with pytest.raises(BadInput, match="point-blank"):
+        roll_attack(archer, AttackSpec(style="ranged", distance=0, cover=2), ScriptedRandom([]))
+
+
+@pytest.mark.parametrize(("natural", "outcome"), [(3, "hit"), (2, "miss")])
+def test_a_surprised_target_is_hit_when_the_attack_reaches_six(natural: int, outcome: str) -> None:
+    """An attack of exactly 6 on a surprised target missed [003 "challenge level … a flat 6"]."""
+    mira = combatant("Mira", id=1, physical=3)
+    goblin = combatant("Goblin", id=2)
+    spec = AttackSpec(surprised=True, damage="4")
+    rng = ScriptedRandom([d20(natural)])
+    result = resolve_attack(roll_attack(mira, spec, rng), mira, goblin, None, spec, rng)
+    assert (result.attack_value, result.defense_value, result.outcome) == (
+        natural + 3,
+        6,
+        outcome,
+    )
+
+
+def test_a_melee_surprise_attack_in_round_zero_deals_double() -> None:
+    """Melee on a surprised target in round zero did not double the damage [002 "x2 Damage"]."""
+    mira = combatant("Mira", id=1, physical=3)
+    goblin = combatant("Goblin", id=2)
+    spec = AttackSpec(surprised=True, damage="4")
+    rng = ScriptedRandom([d20(10)])
+    result = resolve_attack(roll_attack(mira, spec, rng), mira, goblin, None, spec, rng)
+    assert result.damage is not None and result.damage.doubled == "surprised"
+    assert result.damage_dealt == 8
+    ranged = AttackSpec(style="ranged", distance=2, surprised=True, damage="4")
+    rng = ScriptedRandom([d20(10)])
+    shot = resolve_attack(roll_attack(mira, ranged, rng), mira, goblin, None, ranged, rng)
+    assert shot.damage_dealt == 4  # only melee surprise attacks double
+
+
+@pytest.mark.parametrize(("natural", "outcome"), [(3, "hit"), (2, "miss")])
+def test_a_fixed_object_combatant_is_hit_at_three_plus_range(natural: int, outcome: str) -> None:
+    """A door (a fixed-object combatant) 3 spaces off was not hit by a thrown 3 + 3 = 6 [003]."""
+    mira = combatant("Mira", id=1, physical=6, finesse=0)
+    door = combatant("Door", id=2, fixed_object=True)
+    spec = AttackSpec(style="thrown", weight=2, distance=3, fixed_object=True, damage="2")
+    rng = ScriptedRandom([d20(natural + 3)])  # + Finesse 0 against 3 + short range 3
+    result = resolve_attack(roll_attack(mira, spec, rng), mira, door, None, spec, rng)
+    assert result.defense is not None and result.defense.no_roll == "fixed_object"
+    assert (result.attack_value, result.defense_value, result.outcome) == (natural + 3, 6, outcome)
+
+
+def test_a_stunned_defender_defends_with_modifiers_only() -> None:
+    """A Stunned defender rolled a defense [GAME.md §7 "cannot react until then"]."""
+    mira = combatant("Mira", id=1, physical=3)
+    goblin = combatant("Goblin", id=2, physical=9, sacrifices={"defense": 1})
+    goblin.specials.append(ActiveSpecial(name="Stunned"))
+    rng = ScriptedRandom([d20(5)])
+    result = resolve_attack(
+        roll_attack(mira, AttackSpec(), rng), mira, goblin, "block", AttackSpec(), rng
+    )
+    assert result.defense is not None
+    assert (result.defense.no_roll, result.defense.core, result.defense_value) == (
+        "stunned",
+        None,
+        3,
+    )

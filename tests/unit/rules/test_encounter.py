@@ -10,6 +10,7 @@ from bot.errors import BadInput, RuleViolation
 from bot.rules import encounter as flow
 from bot.rules.models import Combatant, Encounter
 from bot.rules.results import Result
+from tests.unit.rules.factories import combatant, fight
 
 
 class Started(Result):
@@ -422,3 +423,14 @@ def test_waiting_in_ones_interrupted_turn_passes_it_when_the_act_ends() -> None:
     assert actor(encounter) == "Orc"
     flow.act_now(encounter, flow.by_name(encounter, "Goblin"))  # still waiting: may act later
     assert actor(encounter) == "Goblin"
+
+
+def test_a_fixed_object_takes_no_turn() -> None:
+    """A fixed object (a door, a wall) got a place in the round's order [003, bot]."""
+    door = combatant("Door", id=0, fixed_object=True, finesse=9)
+    goblin = combatant("Goblin", id=0)
+    encounter = fight(door, goblin)
+    assert encounter.order == [goblin.id]
+    late = combatant("Gate", id=0, fixed_object=True)
+    assert flow.add_combatant(encounter, late, random.Random(0)) is None
+    assert encounter.order == [goblin.id]
