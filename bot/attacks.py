@@ -409,11 +409,14 @@ async def react_to_attack(
         pending = _reacted_attack(table, kind, ally, name)
         who = reactor(table, pending, kind, name)
         react(table.encounter, who, pending, kind)
-        say_reaction(table, who, kind, pending)
         prompt = prompt_of(table.encounter, pending, [], None)
         verb = REACTION_VERBS[kind]
         target = prompt.defender if kind == "protect" else f"{prompt.attacker}'s attack"
-        table.tell(f"{who.name} {verb} {target}: its dice are rolled when the attack settles.")
+        table.say(
+            f"{who.name} {verb} {target}: its dice are rolled when the attack settles.",
+            about=who,
+            log=f"{who.name} {verb} {target}.",
+        )
     await refresh_prompt(bot, table.channel_id, prompt, pending.prompt_message_id)
 
 

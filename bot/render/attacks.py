@@ -190,7 +190,7 @@ def damage_text(result: AttackResult, bonuses: Sequence[HitBonus]) -> str:
     for part in damage.parts:
         name = next(labels, part.name) if part.name == "Extra" else part.name
         term = f"{name} {part.value}"
-        if part.expression is not None:
+        if part.expression is not None and part.faces:
             term += f" ({part.expression}: {', '.join(map(str, part.faces))})"
         elif len(part.faces) > 1:
             term += f" ({' + '.join(map(str, part.faces))})"

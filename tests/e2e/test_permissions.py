@@ -143,6 +143,45 @@ ROWS = [
         (("gm", "/effect apply combatant:Mira special:Ruin x:2"),),
     ),
     Row("/move distance:4 combatant:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row("/init edit combatant:Mira perception:12", GM_ONLY, NOT_GM),
+    Row("/hide combatant:Mira", ACTS_FOR, NOT_YOURS, TURNS, dice=(d20(10), d20(10))),
+    Row("/cover combatant:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row("/engage target:Goblin combatant:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row(
+        "/breakaway combatant:Mira",
+        ACTS_FOR,
+        NOT_YOURS,
+        (*TURNS, ("alice", "/engage target:Goblin")),
+        dice=(d20(10), d20(5), d20(10), d20(5)),  # Mira's roll, the Goblin's hold; twice
+    ),
+    Row(
+        "/grapple target:Goblin attacker:Mira",
+        ACTS_FOR,
+        NOT_YOURS,
+        TURNS,
+        dice=(d20(10), d20(10)),  # the grapple roll, made by the GM, then by alice
+    ),
+    Row(
+        "/protect ally:Brom combatant:Mira",
+        ACTS_FOR,
+        NOT_YOURS,
+        (*TURNS, ("gm", "/attack target:Brom attacker:Goblin force:true")),
+        dice=(d20(10), d20(10), d20(10)),  # the Goblin's attack in each channel
+    ),
+    Row(
+        "/support ally:Brom combatant:Mira",
+        ACTS_FOR,
+        NOT_YOURS,
+        (*TURNS, ("gm", "/attack target:Goblin attacker:Brom force:true")),
+        dice=(d20(10), d20(10), d20(10)),  # Brom's attack in each channel
+    ),
+    Row("/essence use name:Tonic kind:tonic combatant:Mira", ACTS_FOR, NOT_YOURS, TURNS),
+    Row(
+        "/essence end combatant:Mira",
+        ACTS_FOR,
+        NOT_YOURS,
+        (*TURNS, ("alice", "/essence use name:Tonic kind:tonic")),
+    ),
     Row(
         "/character edit name:Vex{n} field:finesse value:4",
         ("controller",),
@@ -240,6 +279,8 @@ def test_the_matrix_covers_every_mutating_command() -> None:
         *(f"/init {sub}" for sub in ("add", "remove", "next", "prev", "round", "move")),
         *("/init reveal", "/init end", "/haste", "/wait", "/act", "/hold", "/sacrifice"),
         *("/declare", "/undeclare", "/attack", "/defend", "/move"),
+        *("/init edit", "/hide", "/cover", "/engage", "/breakaway", "/grapple"),
+        *("/protect", "/support", "/essence use", "/essence end"),
         *(f"/grit {sub}" for sub in ("damage", "heal", "set", "modifier")),
         *(f"/effect {sub}" for sub in ("apply", "cleanse", "remove")),
         *("/character edit", "/character delete", "/settings gm_role"),
