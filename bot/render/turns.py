@@ -10,6 +10,7 @@ import discord
 
 from bot.outbox import DESCRIPTION_LIMIT, split_text
 from bot.render.effects import effect_text
+from bot.render.maneuvers import essence_ended_text
 from bot.render.text import PHASE_NAMES, die_text, name_text
 from bot.rules import encounter as flow
 from bot.rules.encounter import RoundEnd, Step
@@ -205,6 +206,9 @@ def _round_end_lines(encounter: Encounter, end: RoundEnd, say: Say) -> None:
     if hidden:
         verb = "holds" if len(hidden) == 1 else "hold"
         say(f"{_names(hidden)} {verb} into the next round.", hidden)
+    for ended in end.essences_ended:  # an essence whose rounds ran out [002]
+        who = _known(encounter, [ended.combatant_id])
+        say(essence_ended_text(_name(encounter, ended.combatant_id), ended), who)
 
 
 def summary_embeds(round: int, entries: list[LogEntry]) -> list[discord.Embed]:

@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.errors import BadInput, RuleViolation
+from bot.errors import BadInput
+from bot.rules import encounter as flow
 from bot.rules.models import Combatant, Encounter
 from bot.rules.results import Result
 
@@ -52,11 +53,6 @@ def edit_combatant(
         raise BadInput(f"/init edit cannot set {', '.join(sorted(unknown))}.")
     if not changes:
         raise BadInput("Give at least one field to change, e.g. perception:12.")
-    if changes.get("fixed_object") and combatant.id in encounter.order:
-        raise RuleViolation(
-            f"{combatant.name} has a turn this round; make it a fixed object before the "
-            "turns begin (or add the object anew)."
-        )
     if "injuries" in changes and changes["injuries"] < 0:
         raise BadInput("Injuries cannot be negative.")
     try:
@@ -65,6 +61,8 @@ def edit_combatant(
         problem = error.errors()[0]
         field = EDITABLE.get(str(problem["loc"][0]), str(problem["loc"][0]))
         raise BadInput(f"{field}: {problem['msg']}.") from None
+    if changes.get("fixed_object"):
+        flow.take_out_of_order(encounter, combatant)  # an object takes no turns [003]
     done = []
     for field, value in changes.items():
         before = getattr(combatant, field)

@@ -219,6 +219,19 @@ def remove_combatant(encounter: Encounter, combatant: Combatant, hooks: TurnHook
     return _step(encounter)
 
 
+def take_out_of_order(encounter: Encounter, combatant: Combatant) -> None:
+    """Take a combatant out of this round's turns (it became a fixed object), keeping the turn."""
+    for acting in (current_actor(encounter), _turn_owner(encounter)):
+        if acting is not None and acting.id == combatant.id:
+            raise RuleViolation(f"It is {combatant.name}'s turn; end it first (/init next).")
+    if combatant.id not in encounter.order:
+        return
+    index = encounter.order.index(combatant.id)
+    encounter.order.remove(combatant.id)
+    if encounter.turn is not None and index < encounter.turn:
+        encounter.turn -= 1
+
+
 def move_combatant(encounter: Encounter, combatant: Combatant, position: int) -> int:
     """Put a combatant at a 1-based place in this round's order; return the place it took.
 

@@ -65,7 +65,8 @@ def _attack(spec: CommandSpec, scene: Scene, rng: random.Random) -> Request:
     attacker = names[scene.attacks % len(names)]
     scene.attacks += 1
     target = rng.choice([n for n in names if n != attacker])
-    return Request("attack", spec, {"target": target, "attacker": attacker})
+    # The GM plays every attacker, out of turn: forced, as GAME.md §10 lets the GM.
+    return Request("attack", spec, {"target": target, "attacker": attacker, "force": True})
 
 
 def _grit(spec: CommandSpec, scene: Scene, rng: random.Random) -> Request:

@@ -485,3 +485,12 @@ async def test_a_hidden_npc_is_never_offered_as_a_reactor(fight) -> None:
     prompt = await table.user("gm").run("/attack target:Mira attacker:Goblin force:true")
     assert "Support" not in labels(prompt) and "Shade" not in prompt.text
     assert labels(prompt) == ["Block", "Dodge", "Break Away", "Sacrifice +3", "Protect"]
+
+
+async def test_an_essence_runs_out_with_the_round(fight) -> None:
+    """An essence of 1 round was not told to run out as the round ended."""
+    table = fight
+    await table.user("alice").run("/essence use name:Salve kind:salve rounds:1")
+    ended = await table.user("gm").run("/init round")
+    assert "🧪 Mira's Salve runs out." in ended.content
+    assert (await combatant(table, "Mira")).essence is None

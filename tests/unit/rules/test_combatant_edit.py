@@ -36,13 +36,13 @@ def test_a_bad_value_changes_nothing() -> None:
     assert (goblin.stamina, goblin.directions_blocked) == (None, 0)
 
 
-def test_a_combatant_with_a_turn_this_round_cannot_become_an_object() -> None:
-    """A combatant in this round's order became a fixed object, which takes no turns [003]."""
-    goblin = combatant("Goblin", id=0)
-    encounter = fight(goblin)
-    with pytest.raises(RuleViolation, match="has a turn this round"):
-        edit_combatant(encounter, goblin, {"fixed_object": True})
-    door = combatant("Door", id=0)
-    later = fight(door, start=False)
-    edit_combatant(later, door, {"fixed_object": True})
-    assert door.fixed_object
+def test_a_combatant_made_an_object_leaves_the_turn_order() -> None:
+    """A combatant made a fixed object kept its turn, or the acting one was made an object [003]."""
+    mira = combatant("Mira", id=0, finesse=5, is_npc=False, side="party")
+    door = combatant("Door", id=0, finesse=2)
+    goblin = combatant("Goblin", id=0, finesse=1)
+    encounter = fight(mira, door, goblin)
+    with pytest.raises(RuleViolation, match="It is Mira's turn"):
+        edit_combatant(encounter, mira, {"fixed_object": True})
+    edit_combatant(encounter, door, {"fixed_object": True})
+    assert encounter.order == [mira.id, goblin.id] and encounter.turn == 0
