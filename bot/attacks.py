@@ -77,10 +77,16 @@ REACTION_VERBS = {"protect": "protects", "support": "supports"}
 # Saying a settled attack ------------------------------------------------------------
 
 
-def how_text(settled: Settled, *, chosen_by: str | None = None, timeout: int | None = None) -> str:
+def how_text(
+    settled: Settled,
+    *,
+    chosen_by: str | None = None,
+    timeout: int | None = None,
+    protector: str | None = None,
+) -> str:
     """Return how the defense was decided: "Block, chosen by bob", the default, or why none."""
     if settled.protected:
-        how = "protected: the protector must block"
+        how = f"protected by {protector or 'an ally'}, who must block"
     elif settled.no_choice is not None:
         how = NO_CHOICE_NOTES[settled.no_choice]
     else:
@@ -93,6 +99,18 @@ def how_text(settled: Settled, *, chosen_by: str | None = None, timeout: int | N
     if (auto := settled.result.auto_reason) in AUTO_NOTES and not settled.no_choice:
         how += f" — {AUTO_NOTES[auto]}"
     return how
+
+
+def how_of(
+    encounter: Encounter,
+    settled: Settled,
+    *,
+    chosen_by: str | None = None,
+    timeout: int | None = None,
+) -> str:
+    """Return how_text with the protector named, when one took the attack."""
+    protector = _name(encounter, settled.defender_id) if settled.protected else None
+    return how_text(settled, chosen_by=chosen_by, timeout=timeout, protector=protector)
 
 
 def resolution(encounter: Encounter, settled: Settled, how: str, notes: list[str]) -> Resolution:
@@ -139,7 +157,7 @@ def settle_declared(table: Table, declared: Declared, notes: list[str]) -> Pendi
         settled = answer_attack(table.encounter, pending.id, None, table.bot.rng)
         pending = None
     if settled is not None:
-        say_settled(table, settled, how_text(settled), notes)
+        say_settled(table, settled, how_of(table.encounter, settled), notes)
     return pending
 
 
@@ -368,7 +386,7 @@ async def defend(
         if settled is None:
             table.tell(CALLED_OFF)
         else:
-            how = how_text(settled, chosen_by=interaction.user.display_name)
+            how = how_of(table.encounter, settled, chosen_by=interaction.user.display_name)
             say_settled(table, settled, how)
     bot.scheduler.cancel(("defense", pending.id))
     text = CALLED_OFF if settled is None else answered_text(_defender_of(table, pending), how)
@@ -519,7 +537,7 @@ class DefenseButton(
             strategy = None if self.choice == "resolve" else self.choice
             settled = answer_attack(encounter, pending.id, strategy, bot.rng)  # type: ignore[arg-type]
             if settled is not None:
-                how = how_text(settled, chosen_by=interaction.user.display_name)
+                how = how_of(encounter, settled, chosen_by=interaction.user.display_name)
                 shown = resolution(encounter, settled, how, [])
                 note_settled(table, shown)
         bot.scheduler.cancel(("defense", pending.id))
@@ -608,7 +626,7 @@ async def resolve_by_default(bot: Tablehand, channel_id: int, attack_id: str) ->
             return  # answered (or the fight ended) meanwhile
         settled = answer_attack(table.encounter, attack_id, None, bot.rng)
         if settled is not None:
-            how = how_text(settled, timeout=table.settings.defense_timeout)
+            how = how_of(table.encounter, settled, timeout=table.settings.defense_timeout)
             say_settled(table, settled, how)
     text = CALLED_OFF if settled is None else answered_text(_defender_of(table, pending), how)
     await close_prompt(bot, channel_id, pending, text)

@@ -469,7 +469,10 @@ class Initiative(
             encounter = table.gm("edit combatants")
             edited = table.named(combatant)
             changes = edit_combatant(encounter, edited, given)
-            table.say(edited_text(edited.name, changes), about=edited)
+            if edited.is_npc:
+                table.tell(edited_text(edited.name, changes))  # an NPC's stats are the GM's
+            else:
+                table.say(edited_text(edited.name, changes), about=edited)
 
     @app_commands.command(name="list", description="Show the whole tracker (only to you)")
     async def list(self, interaction: discord.Interaction) -> None:

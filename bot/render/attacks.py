@@ -406,10 +406,14 @@ def _defense_field(resolution: Resolution) -> str | None:
     if not settled.protected:
         return None if result.defense is None else defense_text(result.defense)
     lines = []
-    for block in settled.protections or ([result.defense] if result.defense else []):
+    blocks = settled.protections or ([result.defense] if result.defense else [])
+    for block in blocks:
         name = resolution.names.get(block.defender_id or 0, "someone")
-        applied = " (applies: the highest)" if block.defender_id == settled.defender_id else ""
-        lines.append(f"{name} protects — {defense_text(block)}{applied}")
+        text = defense_text(block)
+        if len(blocks) > 1 and block.defender_id == settled.defender_id:
+            head, _, risk = text.partition("\n")  # only the highest applies [002]
+            text = f"{head} (the highest: it applies)" + (f"\n{risk}" if risk else "")
+        lines.append(f"{name} protects — {text}")
     if not lines:
         lines.append(f"{resolution.took_it} protects — no defense roll")
     return "\n".join(lines)

@@ -406,19 +406,7 @@ def declare_attack(
     if spec.counter:
         take_counter(encounter, counterer=attacker, target=defender)
     roll = roll_attack(attacker, spec, rng, target=defender)
-    if not spec.counter:
-        spend_action(attacker)
-    if spec.charge_spaces:
-        attacker.charged_spaces = max(attacker.charged_spaces, spec.charge_spaces)
-    common = {
-        "attacker_id": attacker.id,
-        "defender_id": defender.id,
-        "revealed": attacker.hidden,  # a hidden NPC that attacks gives itself away [bot]
-        "exposed": expose(attacker),  # attacking exposes a combatant in Full Cover [002]
-        "essence_ended": essence_attack_made(attacker),
-        "forced": forced,
-    }
-    reveal(attacker)  # hidden status ends when it attacks an enemy [000]
+    common = {"defender_id": defender.id, **_attacking(attacker, spec), "forced": forced}
     pending = new_pending(
         attack_id=attack_id,
         attacker=attacker,
@@ -449,6 +437,22 @@ def declare_attack(
         forced=forced,
     )
     return Declared(**common, settled=settled)
+
+
+def _attacking(attacker: Combatant, spec: AttackSpec) -> dict[str, object]:
+    """Write onto the attacker what making an attack does; return it for `Declared`."""
+    if not spec.counter:
+        spend_action(attacker)  # a counter-attack costs no action [000]
+    if spec.charge_spaces:
+        attacker.charged_spaces = max(attacker.charged_spaces, spec.charge_spaces)
+    done = {
+        "attacker_id": attacker.id,
+        "revealed": attacker.hidden,  # a hidden NPC that attacks gives itself away [bot]
+        "exposed": expose(attacker),  # attacking exposes a combatant in Full Cover [002]
+        "essence_ended": essence_attack_made(attacker),
+    }
+    reveal(attacker)  # hidden status ends when it attacks an enemy [000]
+    return done
 
 
 def _protect(
@@ -521,9 +525,7 @@ def settle_attack(
         support=support,
         bonuses=bonuses if result.hit else [],
         grit=grit,
-        durability_after=effects.durability_after,
-        stamina_after=effects.stamina_after,
-        long_action=effects.long_action,
+        **dict(effects),  # durability, stamina, the long action
         counter=offer_counter(encounter, attack_id, result, spec),
         grappled=grappled,
         broke_free=_broke_free(encounter, attacker, target, result),

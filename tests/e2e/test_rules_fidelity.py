@@ -104,10 +104,9 @@ async def test_an_ally_protects_from_the_prompt_and_takes_the_attack(fight) -> N
     assert (await combatant(table, "Brom")).actions_left == 1  # a reaction costs an action
     resolved = await prompt.click("Resolve", as_user="alice")
     assert resolved.embed["title"] == "Goblin attacks Mira — Hit"
-    assert resolved.embed["description"] == "Melee · protected: the protector must block"
+    assert resolved.embed["description"] == "Melee · protected by Brom, who must block"
     assert fields(resolved.embed)["Defense"] == (
-        "Brom protects — Block · d20 **4** · Physical +6 → **10**\nRisk 1 · Critical 20 "
-        "(applies: the highest)"
+        "Brom protects — Block · d20 **4** · Physical +6 → **10**\nRisk 1 · Critical 20"
     )
     assert fields(resolved.embed)["Outcome"] == "**18** vs **10** — **hit**"
     assert (
@@ -356,6 +355,7 @@ async def test_the_gm_sets_an_npcs_perception_durability_and_stamina(fight) -> N
     edited = await table.user("gm").run(
         "/init edit combatant:Goblin perception:4 durability:2 stamina:1 blocked:2"
     )
+    assert edited.ephemeral  # an NPC's numbers are the GM's, as its Grit is
     assert edited.content == (
         "✎ Goblin: Perception (m) none → 4, durability none → 2, stamina none → 1, "
         "directions blocked 0 → 2."
