@@ -400,13 +400,19 @@ def _defender_of(table: Table, pending: PendingAttack) -> str:
 def reactor(
     table: Table, pending: PendingAttack, kind: ReactionKind, name: str | None
 ) -> Combatant:
-    """Return the caller's combatant that makes this reaction: the named one, else the one that can."""
+    """Return the caller's combatant that makes this reaction: the named one, else the one that can.
+
+    Unnamed, a hidden NPC is never picked: reacting would reveal it [bot].
+    """
     encounter = table.encounter
-    return table.pick(
+    chosen = table.pick(
         name,
         "act",
-        wanted=lambda c: reaction_refusal(encounter, c, pending, kind) is None,
+        wanted=lambda c: not c.hidden and reaction_refusal(encounter, c, pending, kind) is None,
     )
+    if chosen.hidden and not name:
+        raise BadInput(f"Name the combatant that reacts (`/{kind} combatant:…`): it is revealed.")
+    return chosen
 
 
 def say_reaction(table: Table, who: Combatant, kind: ReactionKind, pending: PendingAttack) -> None:

@@ -39,6 +39,7 @@ AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
 SENT_TOO_EARLY = (
     "That turn was already over when you sent this; send /init next again to end the one on now."
 )
+DONE = "Done."  # the answer to a command whose every line was the GM's
 
 # What the caller means a combatant for: to act for it (its player or the GM), to answer
 # an attack on it (its player; the GM for NPCs), to aim at it, or to look at it.
@@ -329,7 +330,14 @@ class Table:
         """Send what was said: the public part, then the caller's private part."""
         shown = self._shown if self.new_moment is not None else None
         if self.interaction is not None:
-            await self.out.answer(self.interaction, gm=self.is_gm, shown=shown)
+            out = self.out
+            if not self.is_gm and not (
+                out.public or out.embeds or out.private or out.private_embeds
+            ):
+                # Everything said was about hidden NPCs (a player ended a turn before one):
+                # the GM's alone, yet the player's command must still be answered.
+                out.private.append(DONE)
+            await out.answer(self.interaction, gm=self.is_gm, shown=shown)
         else:
             channel = self.bot.get_partial_messageable(self.channel_id)
             await self.out.post(channel, shown=shown)

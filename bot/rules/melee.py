@@ -105,6 +105,9 @@ def engage_target(
     if are_engaged(closer, target):
         raise RuleViolation(f"{closer.name} is already engaged with {target.name}.")
     forced = require_turn(encounter, closer, "engage", forced=forced)
+    for one in (closer, target):
+        if one.hidden:  # sharing a space puts it on the table, still unspotted [bot]
+            one.hidden, one.stealth = False, True
     common = {"combatant_id": closer.id, "target_id": target.id, "forced": forced}
     if not reach_advantage(target, closer) or closer.stealth or closer.hidden:
         engage(closer, target)  # a sneak needs no closing in [000]

@@ -404,3 +404,17 @@ async def test_start_in_a_thread_needs_send_messages_in_threads(fast) -> None:
     refused = await table.user("gm").run("/init start", channel="table-1-side")
     assert refused.ephemeral and "Send Messages" in refused.content
     assert not (await table.user("gm").run("/init start", channel="table-1")).ephemeral
+
+
+async def test_a_player_ending_a_turn_before_a_hidden_npc_is_still_answered(fast) -> None:
+    """A player's /init next before a hidden NPC's turn got no answer, or one naming the NPC."""
+    table = fast
+    gm, alice = table.user("gm"), table.user("alice")
+    await gm.run("/init start mode:finesse")
+    await alice.run("/init join character:Mira finesse:9")
+    await gm.run("/init add name:Assassin hidden:true finesse:5")
+    await gm.run("/init next")  # Mira's turn; the Assassin's comes next
+    ended = await alice.run("/init next")
+    assert ended.ephemeral and ended.content == "Done."
+    for message in table.channel().visible_to("alice"):
+        assert "Assassin" not in table.render(message)

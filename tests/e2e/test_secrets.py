@@ -158,6 +158,13 @@ def _gm_action(rng: random.Random, hidden: list[str]) -> str:
             "/check trait:1 difficulty:Trivial",
             f"/move distance:2 combatant:{secret}",
             f"/attack attacker:{rng.choice(VISIBLE_NPCS)} target:{rng.choice([*PLAYERS.values(), secret])}",
+            f"/attack attacker:{rng.choice(VISIBLE_NPCS)} target:{rng.choice(list(PLAYERS.values()))} force:true",
+            f"/protect combatant:{rng.choice(VISIBLE_NPCS)}",
+            f"/support combatant:{rng.choice(VISIBLE_NPCS)}",
+            f"/hide combatant:{secret} force:true",
+            f"/engage target:{rng.choice(list(PLAYERS.values()))} combatant:{rng.choice(VISIBLE_NPCS)} force:true",
+            f"/init edit combatant:{secret} perception:{rng.randint(4, 14)}",
+            f"/essence use name:Draught kind:elixir combatant:{secret} force:true",
             f"/grit modifier combatant:{secret} levels:{rng.randint(0, 2)}",
             "/init round",
         ]
@@ -175,6 +182,13 @@ def _player_action(rng: random.Random, user: str) -> str:
             "/init list",
             "/effect list",
             "/check trait:2 difficulty:Fair",
+            "/hide",
+            "/cover",
+            f"/engage target:{rng.choice(VISIBLE_NPCS)}",
+            "/breakaway",
+            "/protect",
+            "/support",
+            "/move distance:4",
         ]
     )
 
