@@ -40,6 +40,11 @@ RIGHTS: dict[str, str] = {
     "effect": THEIR_OWN,
     "effect list": ANYONE,
     "move": THEIR_OWN,
+    "grapple": "the attacker's player (GM for NPCs)",
+    **dict.fromkeys(
+        ("protect", "support", "hide", "cover", "engage", "breakaway", "guard", "essence"),
+        THEIR_OWN,
+    ),
     "power": ANYONE,
     "special": ANYONE,
     "pp": ANYONE,
