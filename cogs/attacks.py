@@ -144,6 +144,7 @@ class Attacks(commands.Cog):
     ) -> None:
         await attacks.defend(interaction, strategy, combatant, sacrifice)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="grapple", description="Grapple a combatant (or an item it holds): Finesse, no damage"
     )
@@ -169,6 +170,7 @@ class Attacks(commands.Cog):
             interaction, target, attacker, {**grapple, "modifier": modifier}, force=force
         )
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="protect", description="Protect an ally from the attack waiting on it (you block)"
     )
@@ -185,6 +187,7 @@ class Attacks(commands.Cog):
     ) -> None:
         await attacks.react_to_attack(interaction, "protect", ally, combatant)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="support", description="Support an ally's waiting attack: +3 if you match its roll"
     )

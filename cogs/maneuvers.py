@@ -43,11 +43,17 @@ FORCE = "GM: let it act out of its turn (the reply says so)"
 class Maneuvers(commands.Cog):
     """Hiding, full cover, engaging and breaking away, guarding, essences."""
 
-    essence = app_commands.Group(name="essence", description="Essences: one active at a time")
+    essence = app_commands.Group(
+        name="essence",
+        description="Essences: one active at a time",
+        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),  # a table command
+    )
 
     def __init__(self, bot: Tablehand) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="hide", description="Hide (one action): your roll vs the enemies' best Perception"
     )
@@ -67,6 +73,7 @@ class Maneuvers(commands.Cog):
                 watcher = flow.by_id(table.encounter, hid.perceiver_id).name
             table.say(hid_text(hider.name, hid, watcher), about=hider, log=hid_log(hider.name, hid))
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="cover", description="Take full cover (one action): cover 4 against ranged"
     )
@@ -83,6 +90,7 @@ class Maneuvers(commands.Cog):
             took = take_full_cover(table.encounter, taker, forced=table.forcing(force))
             table.say(cover_text(taker.name, took), about=taker)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="engage", description="Engage a foe: share its space (close in on a longer reach)"
     )
@@ -103,6 +111,7 @@ class Maneuvers(commands.Cog):
             )
             table.say(engaged_text(closer.name, foe.name, engaged), about=(closer, foe))
 
+    @app_commands.guild_only()
     @app_commands.command(name="breakaway", description="Break away from engagement or a grapple")
     @app_commands.describe(combatant=WHO, force=FORCE)
     @app_commands.autocomplete(combatant=combatant_choices)
@@ -119,6 +128,7 @@ class Maneuvers(commands.Cog):
             about = [leaver, *(flow.by_id(table.encounter, h.combatant_id) for h in broke.holders)]
             table.say(broke_away_text(leaver.name, broke, names), about=about)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="guard", description="Raise your shield (one action): its guard to every defense"
     )

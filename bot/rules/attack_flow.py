@@ -401,8 +401,8 @@ def declare_attack(
 ) -> Declared:
     """Make an attack: check, roll, spend the action; wait for the defender or settle it now."""
     expire_counters(encounter)
+    validate_spec(spec, attacker)  # a malformed attack is told first; no refusal changes anything
     forced = require_can_attack(encounter, attacker, defender, spec, forced=forced)
-    validate_spec(spec, attacker)  # every refusal comes before anything changes
     if spec.counter:
         take_counter(encounter, counterer=attacker, target=defender)
     roll = roll_attack(attacker, spec, rng, target=defender)

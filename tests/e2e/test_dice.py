@@ -17,11 +17,12 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture
 async def fight(make_table) -> SandboxTable:
-    """#table-1 with the GM's Goblin and alice's Mira (Grit 30: d20)."""
+    """#table-1 with the GM's Goblin and alice's Mira (Grit 30: d20), on Mira's turn."""
     table = await make_table()
-    await table.user("gm").run("/init start")
+    await table.user("gm").run("/init start mode:finesse")
     await table.user("gm").run("/init add name:Goblin grit:15")
     await table.user("alice").run("/init join character:Mira physical:4 finesse:3")
+    await table.user("gm").run("/init next")  # by Finesse: Mira acts
     return table
 
 
@@ -215,10 +216,12 @@ async def goblin_grit(table: SandboxTable) -> int:
 
 async def test_an_attack_with_a_thousand_bonus_dice_shows_their_total(fight) -> None:
     """/attack bonus:+1000d1000 was answered with the apology: its faces overflowed a field."""
-    script(fight, d20(10), *[d1000(2)] * 1000)  # Mira's attack; a thousand bonus dice
+    # Mira's attack; a thousand bonus dice; the Goblin's block (Grit 15: a d12)
+    script(fight, d20(10), *[d1000(2)] * 1000, d12(3))
     prompt = await fight.user("alice").run("/attack target:Goblin bonus:+1000d1000")
     assert not prompt.ephemeral, prompt.content
-    attack = next(f["value"] for f in prompt.embed["fields"] if f["name"] == "Attack")
+    resolved = await prompt.click("Block", as_user="gm")  # the numbers come with the result
+    attack = next(f["value"] for f in resolved.embed["fields"] if f["name"] == "Attack")
     assert len(attack) <= 1024
     assert " · Bonus 1000d1000 +2000 · Physical +4" in attack, attack
 
