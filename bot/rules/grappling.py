@@ -64,13 +64,6 @@ def item_usable(combatant: Combatant, item: str) -> bool:
     return held is None or held.item is None or held.item.casefold() != item.strip().casefold()
 
 
-def partner_of(encounter: Encounter, combatant: Combatant) -> Combatant | None:
-    """Return who the combatant is grappling with, if anyone."""
-    if combatant.grapple is None:
-        return None
-    return next((c for c in encounter.combatants if c.id == combatant.grapple.partner_id), None)
-
-
 def let_go(encounter: Encounter, combatant: Combatant) -> list[int]:
     """End every engagement and the grapple of a combatant (wounded, or gone); return who with."""
     # Engagement lasts "until either their engagement ends, one character is wounded or one

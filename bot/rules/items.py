@@ -28,15 +28,6 @@ def shield_of(combatant: Combatant) -> Shield | None:
     return next((i for i in combatant.items if isinstance(i, Shield)), None)
 
 
-def weapon_named(combatant: Combatant, name: str) -> Weapon | None:
-    """Return the combatant's weapon of that name (case-insensitive), if it carries one."""
-    wanted = name.strip().casefold()
-    return next(
-        (i for i in combatant.items if isinstance(i, Weapon) and i.name.casefold() == wanted),
-        None,
-    )
-
-
 def crit_range_against(attacker_crit_range: int, target: Combatant) -> int:
     """Return the attacker's critical range against the target's armor: narrowed, at least 1."""
     # Armor lowers the critical chance [002]; the die's top face always stays a Critical
