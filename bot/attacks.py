@@ -121,7 +121,7 @@ def resolution(encounter: Encounter, settled: Settled, how: str, notes: list[str
         settled=settled,
         how=how,
         notes=notes,
-        names={c.id: c.name for c in encounter.combatants},
+        names={c.id: name_text(c.name) for c in encounter.combatants},
     )
 
 
@@ -244,7 +244,7 @@ def prompt_of(
     spec = pending_spec(pending)
     ping = defender.controller_id if defender.controller_id is not None else encounter.gm_id
     reason = no_choice_reason(defender, spec)
-    shown = {c.id: c.name for c in encounter.combatants if not c.hidden}
+    shown = {c.id: name_text(c.name) for c in encounter.combatants if not c.hidden}
     return Prompt(
         attack_id=pending.id,
         attacker=name_text(attacker.name),
@@ -420,7 +420,8 @@ def say_reaction(table: Table, who: Combatant, kind: ReactionKind, pending: Pend
     ally = pending.defender_id if kind == "protect" else pending.attacker_id
     what = "" if kind == "protect" else "'s attack"
     table.note(
-        f"{who.name} {REACTION_VERBS[kind]} {_name(table.encounter, ally)}{what}.", about=who
+        f"{name_text(who.name)} {REACTION_VERBS[kind]} {_name(table.encounter, ally)}{what}.",
+        about=who,
     )
 
 
@@ -437,9 +438,9 @@ async def react_to_attack(
         verb = REACTION_VERBS[kind]
         target = prompt.defender if kind == "protect" else f"{prompt.attacker}'s attack"
         table.say(
-            f"{who.name} {verb} {target}: its dice are rolled when the attack settles.",
+            f"{name_text(who.name)} {verb} {target}: its dice are rolled when the attack settles.",
             about=who,
-            log=f"{who.name} {verb} {target}.",
+            log=f"{name_text(who.name)} {verb} {target}.",
         )
     await refresh_prompt(bot, table.channel_id, prompt, pending.prompt_message_id)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.render.text import name_text
 from bot.rules.combatant_edit import EDITABLE, FieldChange
 
 EDIT_HELP = dict(
@@ -33,6 +34,7 @@ def _value(value: object) -> str:
 
 def edited_text(name: str, changes: list[FieldChange]) -> str:
     """Return "Goblin: Perception (m) none → 12, durability none → 3." (or nothing changed)."""
+    name = name_text(name)
     if not changes:
         return f"{name}: nothing changes (those are its values already)."
     parts = [f"{EDITABLE[c.field]} {_value(c.before)} → {_value(c.after)}" for c in changes]

@@ -267,7 +267,8 @@ def situation_text(spec: AttackSpec) -> str:
     if spec.charge_spaces:
         parts.append(f"a charge of {spec.charge_spaces} spaces")
     if spec.grapple:
-        parts.append("a grapple" + (f" for {spec.grapple_item}" if spec.grapple_item else ""))
+        item = spec.grapple_item
+        parts.append("a grapple" + (f" for {name_text(item)}" if item else ""))
     return " · ".join(parts)
 
 
@@ -475,7 +476,7 @@ def _notes(resolution: Resolution) -> list[str]:
             notes.append(f"{took} adds no progress to {interrupted.name} this round.")
     if settled.grappled is not None:
         item = (
-            f" — {settled.grappled.item} is held and cannot be used"
+            f" — {name_text(settled.grappled.item)} is held and cannot be used"
             if settled.grappled.item
             else ""
         )

@@ -126,7 +126,8 @@ def cleansed_text(combatant: str, x: int, lowered: Lowered) -> str:
 def stood_text(combatant: str, stood: StoodUp) -> str:
     """Return "Mira stands up (one action; 1 left)."."""
     forced = " Out of turn: forced by the GM." if stood.forced else ""
-    return f"{combatant} stands up (Prone removed; one action, {stood.actions_left} left).{forced}"
+    name = name_text(combatant)
+    return f"{name} stands up (Prone removed; one action, {stood.actions_left} left).{forced}"
 
 
 def removed_text(combatant: str, lowered: Lowered) -> str:
@@ -204,15 +205,18 @@ def situation_marks(combatant: Combatant, names: dict[int, str]) -> list[str]:
     if combatant.full_cover:
         marks.append("in full cover")
     if combatant.engaged_with:
-        marks.append("engaged with " + ", ".join(names.get(i, "?") for i in combatant.engaged_with))
+        seen = [name_text(names[i]) for i in combatant.engaged_with if i in names]
+        if seen:
+            marks.append("engaged with " + ", ".join(seen))
     if combatant.grapple is not None:
-        partner = names.get(combatant.grapple.partner_id, "?")
-        held = f" for {combatant.grapple.item}" if combatant.grapple.item else ""
+        partner = name_text(names.get(combatant.grapple.partner_id, "someone"))
+        item = combatant.grapple.item
+        held = f" for {name_text(item)}" if item else ""
         marks.append(f"grappling {partner}{held}")
     if combatant.guarding:
         marks.append("guarding")
     if combatant.essence is not None:
-        marks.append(f"essence: {combatant.essence.name} ({combatant.essence.kind})")
+        marks.append(f"essence: {name_text(combatant.essence.name)} ({combatant.essence.kind})")
     if combatant.injuries:
         marks.append(f"Injuries {combatant.injuries}" + (" (legs)" if combatant.leg_injury else ""))
     if combatant.fixed_object:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.render.attacks import core_text
+from bot.render.text import name_text
 from bot.rules.cover import TookCover
 from bot.rules.essences import EssenceEnded, EssenceUsed
 from bot.rules.items import Guarded
@@ -32,6 +33,7 @@ def opposed_text(roll: Opposed) -> str:
 
 def hid_text(name: str, hid: Hid, perceiver: str | None) -> str:
     """Return a Hide action: the roll against the highest Perception, and the outcome."""
+    name, perceiver = name_text(name), perceiver and name_text(perceiver)
     against = f"{perceiver}'s Perception {hid.perception}" if perceiver else "no one watching"
     verdict = (
         f"**{name} is hidden**: +4 to its actions until it attacks or is spotted."
@@ -44,6 +46,7 @@ def hid_text(name: str, hid: Hid, perceiver: str | None) -> str:
 
 def hid_log(name: str, hid: Hid) -> str:
     """Return the round log's line for a Hide action (what players may read)."""
+    name = name_text(name)
     return f"{name} hides." if hid.success else f"{name} tries to hide and is seen."
 
 
@@ -51,13 +54,14 @@ def cover_text(name: str, took: TookCover) -> str:
     """Return Full Cover taken: cover 4 against ranged attacks until it attacks or moves."""
     forced = FORCED if took.forced else ""
     return (
-        f"🛡 {name} takes full cover (one action, {took.actions_left} left): cover 4 (+20) "
+        f"🛡 {name_text(name)} takes full cover (one action, {took.actions_left} left): cover 4 (+20) "
         f"against ranged attacks until it attacks or moves.{forced}"
     )
 
 
 def engaged_text(name: str, target: str, engaged: Engaged) -> str:
     """Return an /engage: locked onto one space, or a close-in that failed."""
+    name, target = name_text(name), name_text(target)
     forced = FORCED if engaged.forced else ""
     if engaged.close_in is None or engaged.threat is None:
         return (
@@ -78,13 +82,13 @@ def broke_away_text(name: str, broke: BrokeAway, names: dict[int, str]) -> str:
     cost = "one action" if broke.action_spent else "its one try this round"
     best = broke.best
     against = (
-        f"{names.get(best.combatant_id, '?')}'s {opposed_text(best)}"
+        f"{name_text(names.get(best.combatant_id, '?'))}'s {opposed_text(best)}"
         if best is not None
         else "nobody"
     )
-    head = f"↩ {name} breaks away ({cost}): {opposed_text(broke.roll)} vs {against}"
+    head = f"↩ {name_text(name)} breaks away ({cost}): {opposed_text(broke.roll)} vs {against}"
     if broke.success:
-        freed = ", ".join(names.get(i, "?") for i in broke.freed_from)
+        freed = ", ".join(name_text(names.get(i, "?")) for i in broke.freed_from)
         return f"{head} — **free** of {freed}.{forced}"
     return f"{head} — **held** (ties go to the holder).{forced}"
 
@@ -92,7 +96,7 @@ def broke_away_text(name: str, broke: BrokeAway, names: dict[int, str]) -> str:
 def guarded_text(name: str, guarded: Guarded) -> str:
     """Return a guard: the shield raised until the combatant's next turn."""
     return (
-        f"🛡 {name} raises {guarded.shield} (one action, {guarded.actions_left} left): "
+        f"🛡 {name_text(name)} raises {name_text(guarded.shield)} (one action, {guarded.actions_left} left): "
         f"+{guarded.bonus} to every defense until its next turn."
     )
 
@@ -108,7 +112,7 @@ def essence_used_text(name: str, used: EssenceUsed) -> str:
         lasts = "until it is ended"
     forced = FORCED if used.forced else ""
     return (
-        f"🧪 {name} uses {essence.name} ({essence.kind}): active {lasts} — one essence at a "
+        f"🧪 {name_text(name)} uses {name_text(essence.name)} ({essence.kind}): active {lasts} — one essence at a "
         f"time.{forced}"
     )
 
@@ -116,4 +120,4 @@ def essence_used_text(name: str, used: EssenceUsed) -> str:
 def essence_ended_text(name: str, ended: EssenceEnded) -> str:
     """Return an essence that ended, or ran out."""
     why = "runs out" if ended.reason == "ran_out" else "ends"
-    return f"🧪 {name}'s {ended.essence.name} {why}."
+    return f"🧪 {name_text(name)}'s {name_text(ended.essence.name)} {why}."

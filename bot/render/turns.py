@@ -208,7 +208,8 @@ def _round_end_lines(encounter: Encounter, end: RoundEnd, say: Say) -> None:
         say(f"{_names(hidden)} {verb} into the next round.", hidden)
     for ended in end.essences_ended:  # an essence whose rounds ran out [002]
         who = _known(encounter, [ended.combatant_id])
-        say(essence_ended_text(_name(encounter, ended.combatant_id), ended), who)
+        raw = who[0].name if who else "someone who left"  # the renderer escapes it
+        say(essence_ended_text(raw, ended), who)
 
 
 def summary_embeds(round: int, entries: list[LogEntry]) -> list[discord.Embed]:
