@@ -115,18 +115,16 @@ async def prompt_seen_then_killed(
     gm, alice = table.user("gm"), table.user("alice")
     proc = await BotProcess.start(server, db_path=db)
     await table.user("admin").run("/settings defense_timeout seconds:5")
-    await gm.run("/init start")
+    await gm.run("/init start mode:finesse")
     await gm.run("/init add name:Goblin")
-    # The bot's own dice: a Critical or a Risk failure needs no defense, so a fresh striker
-    # tries again until an attack waits for one.
-    for n in range(12):
-        await alice.run(f"/init join character:Striker{n}")
-        attack = alice.send_command(f"/attack target:Goblin attacker:Striker{n}")
-        await kill_at(server, proc, "POST", f"/interactions/{attack.record.id}/")
-        if any(b.get("label") == "Block" for b in attack.buttons):
-            return proc, attack
-        proc = await BotProcess.start(server, db_path=db)
-    pytest.fail("twelve attacks in a row needed no defense")
+    await alice.run("/init join character:Striker finesse:1")
+    await gm.run("/init next")  # the Striker's turn
+    # Whatever the bot's own dice, an attack on a defender who may choose waits for it: the
+    # defender chooses blind [GAME.md §10].
+    attack = alice.send_command("/attack target:Goblin attacker:Striker")
+    await kill_at(server, proc, "POST", f"/interactions/{attack.record.id}/")
+    assert any(b.get("label") == "Block" for b in attack.buttons), attack.text
+    return proc, attack
 
 
 async def test_a_prompt_shown_before_a_kill_closes_when_defended_by_command(
