@@ -147,15 +147,17 @@ async def test_two_processes_each_serving_half_the_shards_play_concurrent_fights
 
 
 async def pending_attack(table: SandboxTable, channel: Channel, n: int) -> InteractionResult:
-    """Attack the Goblin with fresh strikers until one attack waits for a defense."""
-    alice = table.user("alice")
-    for attempt in range(12):
-        name = f"Striker{n}x{attempt}"
-        await alice.run(f"/init join character:{name}", channel=channel)
-        reply = await alice.run(f"/attack target:Goblin attacker:{name}", channel=channel)
-        if any(b.get("label") == "Dodge" for b in reply.buttons):
-            return reply
-    raise AssertionError("twelve attacks in a row needed no defense")
+    """Attack the Goblin with a fresh striker: an attack that waits for its defense.
+
+    The turns have not begun, so the GM forces it; and whatever its dice, an attack on a
+    defender who may choose waits for the choice [GAME.md §10].
+    """
+    name = f"Striker{n}"
+    await table.user("alice").run(f"/init join character:{name}", channel=channel)
+    command = f"/attack target:Goblin attacker:{name} force:true"
+    reply = await table.user("gm").run(command, channel=channel)
+    assert any(b.get("label") == "Dodge" for b in reply.buttons), reply.text
+    return reply
 
 
 async def resolutions(deployment: Deployment, prompt: InteractionResult) -> tuple[int, int]:
