@@ -85,7 +85,8 @@ async def test_44_long_named_combatants_in_fortune_mode_fit_every_message(fast) 
     assert len(first.messages) >= 2  # longer than one message: split, not refused
     assert all(name in said for name in everyone)
     steps = [await gm.run("/init next") for _ in range(5)]
-    attack = await gm.run(f'/attack target:"{LONG} 40" attacker:"{LONG} 41" damage:1d6')
+    attack = await gm.run(f'/attack target:"{LONG} 40" attacker:"{LONG} 41" damage:1d6 force:true')
+    assert not attack.ephemeral, attack.text  # forced by the GM, out of its turn
     if attack.buttons:
         attack = await attack.click("Block")
     round_end = await gm.run("/init round")
