@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot import choices
 from bot.catalogue import Catalogue, Lookup, load_catalogue
 from bot.config import Settings
 from bot.help import CommandIds
@@ -64,7 +65,8 @@ class TablehandTree(app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        await report_error(interaction, error)
+        if not await choices.offer(interaction, error):  # "which one?" gets a menu
+            await report_error(interaction, error)
 
 
 class Tablehand(commands.Bot):
@@ -122,6 +124,7 @@ class Tablehand(commands.Bot):
         # Command ids for clickable mentions (`bot.help.mention("init next")`), from the sync
         # or, when this start did not sync, from Discord's list of registered commands.
         self.help = CommandIds()
+        self.choices = choices.PendingChoices()  # commands waiting for a "which one?" answer
 
     @property
     def extension_names(self) -> list[str]:
@@ -130,6 +133,7 @@ class Tablehand(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        self.add_dynamic_items(choices.ChoiceMenu)
         for extension in self._extensions:
             await self.load_extension(extension)
         if self.freeze_heap:

@@ -6,6 +6,8 @@ and stay pure.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class TablehandError(Exception):
     """An error whose message is written for the user who caused it."""
@@ -29,6 +31,30 @@ class DiceError(BadInput):
 
 class NotFound(TablehandError):
     """A named thing (combatant, character, power, Special) does not exist."""
+
+
+class Ambiguous(BadInput):
+    """The caller must say which one: a name fits several, or none but some nearly.
+
+    `choices` are the candidates' names; `option` is the command option a choice fills
+    (None: the option the caller typed `typed` into); `notes` may describe a choice.
+    Where the command can be run again, the caller gets a menu of the choices.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        choices: Sequence[str],
+        *,
+        option: str | None = None,
+        typed: str | None = None,
+        notes: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.choices = tuple(choices)
+        self.option = option
+        self.typed = typed
+        self.notes = dict(notes or {})
 
 
 class NoEncounter(NotFound):

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.errors import NotFound, RuleViolation
+from bot.errors import Ambiguous, NotFound, RuleViolation
+from bot.render.text import or_list
 from bot.rules.models import Character, Combatant
-from bot.rules.names import clean_name, name_key
+from bot.rules.names import clean_name, close_names, name_key
 from bot.store import SheetState, Store
 from bot.table import name_choices
 
@@ -53,8 +54,22 @@ async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Cha
     """Return the caller's character of that name, or refuse: they have none."""
     character = await own_named(store, guild_id, owner_id, name)
     if character is None:
-        raise NotFound(f"You have no character named {clean_name(name)!r} on this server.")
+        typed = clean_name(name)
+        near = await own_near(store, guild_id, owner_id, typed)
+        if near:
+            raise Ambiguous(
+                f"You have no character named {typed!r}. Did you mean {or_list(near)}?",
+                near,
+                typed=name,
+            )
+        raise NotFound(f"You have no character named {typed!r} on this server.")
     return character
+
+
+async def own_near(store: Store, guild_id: int, owner_id: int, name: str) -> list[str]:
+    """Return the caller's character names close to one that fits none ("did you mean")."""
+    own = await store.list_characters(guild_id, owner_id)
+    return close_names(name, [c.name for c in own])
 
 
 @asynccontextmanager

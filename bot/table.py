@@ -18,16 +18,17 @@ from typing import TYPE_CHECKING, Literal
 import discord
 from discord import app_commands
 
-from bot.errors import BadInput, NoEncounter, NotAllowed, NotFound, RuleViolation
+from bot.errors import Ambiguous, NoEncounter, NotAllowed, NotFound, RuleViolation
 from bot.outbox import Outbox
 from bot.permissions import Caller, controls, is_gm, require_gm
 from bot.render.grit import grit_change_text
+from bot.render.text import name_text, or_list
 from bot.render.turns import Announcement, Text, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.combatant_grit import change_combatant_grit
 from bot.rules.grit import GritChange
 from bot.rules.models import Combatant, Encounter
-from bot.rules.names import clean_name, name_key
+from bot.rules.names import clean_name, close_names, name_key
 from bot.store import ChannelState, GuildSettings
 
 if TYPE_CHECKING:
@@ -171,11 +172,30 @@ class Table:
                 return self.is_gm or not combatant.hidden
 
     def named(self, name: str) -> Combatant:
-        """Return the named combatant the caller can see (players never see hidden NPCs)."""
-        combatant = flow.by_name(self.encounter, name)
-        if combatant.hidden and not self.is_gm:
-            raise NotFound(f"No combatant named {clean_name(name)!r} in this encounter.")
-        return combatant
+        """Return the named combatant the caller can see; a near miss asks "did you mean"."""
+        wanted = name_key(name)
+        for combatant in self.encounter.combatants:
+            if name_key(combatant.name) == wanted and (self.is_gm or not combatant.hidden):
+                return combatant
+        typed = clean_name(name)
+        near = self.near(typed)
+        if near:
+            raise Ambiguous(
+                f"No combatant named {typed!r} here. Did you mean {or_list(near)}?",
+                near,
+                typed=name,
+            )
+        raise NotFound(f"No combatant named {typed!r} in this encounter.")
+
+    def near(self, name: str) -> list[str]:
+        """Return the visible combatants' names close to a name that fits none ("did you mean")."""
+        if self.state.damaged or self.state.encounter is None:
+            return []
+        return close_names(clean_name(name), [c.name for c in self.visible()])
+
+    def visible(self) -> list[Combatant]:
+        """Return the combatants the caller may see (players never see hidden NPCs)."""
+        return [c for c in self.encounter.combatants if self.is_gm or not c.hidden]
 
     def find(self, name: str) -> Combatant | None:
         """Return the named combatant the caller can see, or None (no fight, no such name)."""
@@ -183,7 +203,7 @@ class Table:
             return None
         try:
             return self.named(name)
-        except NotFound:
+        except (NotFound, Ambiguous):
             return None
 
     def require(self, combatant: Combatant, purpose: Purpose = "act") -> Combatant:
@@ -212,9 +232,11 @@ class Table:
         if wanted is not None:
             fits = [c for c in self.encounter.combatants if wanted(c) and self._own(c)]
             if len(fits) > 1:
-                names = ", ".join(c.name for c in fits)
-                raise BadInput(
-                    f"Several of your combatants could ({names}); name one (`{option}`)."
+                names = ", ".join(name_text(c.name) for c in fits)
+                raise Ambiguous(
+                    f"Several of your combatants could ({names}); name one (`{option}`).",
+                    [c.name for c in fits],
+                    option=option,
                 )
             if fits:
                 return fits[0]
@@ -225,9 +247,16 @@ class Table:
             return mine[0]
         if not mine:
             if self.is_gm:
-                raise BadInput(f"Name the combatant (the `{option}` option).")
+                named = [c.name for c in self.visible() if self.may(c, purpose)]
+                raise Ambiguous(
+                    f"Name the combatant (the `{option}` option).", named, option=option
+                )
             raise NotFound("You control no combatant in this encounter; /init join first.")
-        raise BadInput(f"You control several combatants; name one (the `{option}` option).")
+        raise Ambiguous(
+            f"You control several combatants; name one (the `{option}` option).",
+            [c.name for c in mine],
+            option=option,
+        )
 
     def _own(self, combatant: Combatant) -> bool:
         """Return whether the combatant is the caller's: their own, or an NPC of the GM's."""
@@ -412,6 +441,12 @@ class Glance:
     encounter: Encounter
     caller: Caller
     gm: bool
+
+    def near(self, name: str) -> list[str]:
+        """Return the visible combatants' names close to a name that fits none ("did you mean")."""
+        if self.state.damaged or self.state.encounter is None:
+            return []
+        return close_names(clean_name(name), [c.name for c in self.visible()])
 
     def visible(self) -> list[Combatant]:
         """Return the combatants the caller may see (players never see hidden NPCs)."""

@@ -18,15 +18,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import options
-from bot.errors import BadInput, NotFound
+from bot.errors import Ambiguous, BadInput, NotFound
 from bot.permissions import controls
 from bot.render.characters import grit_card
 from bot.render.grit import die_shift_text, grit_change_text
-from bot.render.text import roll_breakdown
+from bot.render.text import or_list, roll_breakdown
 from bot.rules.dice import ExpressionRoll, check_expression, roll_expression
 from bot.rules.grit import GritChange, change_grit, die_of
 from bot.rules.models import Character, Combatant
-from bot.rules.names import name_key
+from bot.rules.names import clean_name, name_key
 from bot.sheets import as_played, character_choices, find_own, own_sheet
 from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
 
@@ -117,29 +117,40 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         super().__init__()
 
     async def _own_character(
-        self, interaction: discord.Interaction, name: str, in_encounter: bool
+        self, interaction: discord.Interaction, name: str, near: list[str] | None
     ) -> Character:
-        """Return the caller's character, or say that neither a combatant nor one is found."""
+        """Return the caller's character, or say that neither a combatant nor one is found.
+
+        `near` holds the fight's combatants close to the name (None: there is no fight).
+        """
         if interaction.guild_id is None:
             raise BadInput("Characters belong to a server: use /grit in a server channel.")
         try:
             return await find_own(self.bot.store, interaction.guild_id, interaction.user.id, name)
-        except NotFound:
-            if not in_encounter:
+        except (NotFound, Ambiguous) as error:
+            if near is None:
                 raise
-            raise NotFound(
-                f"No combatant named {name.strip()!r} here, and you have no character by that name."
-            ) from None
+            close = near + [c for c in getattr(error, "choices", ()) if c not in near]
+        typed = clean_name(name)
+        if close:
+            raise Ambiguous(
+                f"No combatant named {typed!r} here. Did you mean {or_list(close)}?",
+                close,
+                typed=name,
+            )
+        raise NotFound(
+            f"No combatant named {typed!r} here, and you have no character by that name."
+        )
 
     async def _change_sheet(
         self,
         interaction: discord.Interaction,
         name: str,
-        in_encounter: bool,
+        near: list[str] | None,
         write: Callable[[Character], tuple[GritChange, ExpressionRoll | None]],
     ) -> None:
         """Change the Grit of the caller's own character outside combat, save it, and say so."""
-        await self._own_character(interaction, name, in_encounter)
+        await self._own_character(interaction, name, near)
         guild_id = interaction.guild_id or 0
         async with own_sheet(self.bot.store, guild_id, interaction.user.id, name) as sheet:
             sheet.require_own_grit()  # before any dice are rolled
@@ -161,6 +172,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             target: Combatant | None = None
             if combatant:
                 target = table.find(combatant)
+                near = None if encounter is None else table.near(combatant)
             elif encounter is not None and any(
                 controls(table.caller, c) for c in encounter.combatants
             ):
@@ -169,7 +181,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         if target is not None:
             embed = grit_card(target, exact=gm or not target.is_npc)
         elif combatant:
-            character = await self._own_character(interaction, combatant, encounter is not None)
+            character = await self._own_character(interaction, combatant, near)
             embed = grit_card(await as_played(self.bot.store, character), exact=True)
         else:
             active = await self.bot.store.active_character(
@@ -223,7 +235,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                 value, roll = roll_amount(amount, rng)
                 _rolled(table, roll, target)
                 table.change_grit(target, **{kind: value})
-            in_encounter = table.state.encounter is not None
+            near = None if table.state.encounter is None else table.near(name)
         if target is not None:
             return
 
@@ -231,7 +243,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             value, roll = roll_amount(amount, rng)
             return change_grit(character, **{kind: value}), roll
 
-        await self._change_sheet(interaction, name, in_encounter, write)
+        await self._change_sheet(interaction, name, near, write)
 
     @app_commands.command(name="set", description="Set Grit (and optionally its maximum)")
     @app_commands.describe(
@@ -261,7 +273,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                 table.require(target, "act")
                 within(target)
                 table.change_grit(target, set_to=value, max_grit=max)
-            in_encounter = table.state.encounter is not None
+            near = None if table.state.encounter is None else table.near(combatant)
         if target is not None:
             return
 
@@ -269,7 +281,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             within(character)
             return change_grit(character, set_to=value, max_grit=max), None
 
-        await self._change_sheet(interaction, combatant, in_encounter, write)
+        await self._change_sheet(interaction, combatant, near, write)
 
     @app_commands.command(
         name="modifier", description="Shift a combatant's die down by situational levels"

@@ -11,6 +11,12 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz, process
+
+CLOSE_CUTOFF = 75.0  # a name this similar (rapidfuzz WRatio, 0-100) is offered as "did you mean"
+CLOSE_LIMIT = 25  # a select menu's options [Discord]
 
 # Control, format (zero-width, joiners, bidi, soft hyphen) and surrogate characters.
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
@@ -41,3 +47,17 @@ def name_key(text: str) -> str:
 def same_name(one: str, other: str) -> bool:
     """Return whether two typed names name the same thing."""
     return name_key(one) == name_key(other)
+
+
+def close_names(typed: str, names: Iterable[str], limit: int = CLOSE_LIMIT) -> list[str]:
+    """Return the names a typo or a part most likely meant, best first: "Trov" → Torv."""
+    wanted = name_key(typed)
+    if not wanted:
+        return []
+    known = {name_key(name): name for name in names}
+    starts = [name for key, name in known.items() if key.startswith(wanted)]
+    scored = process.extract(
+        wanted, list(known), scorer=fuzz.WRatio, score_cutoff=CLOSE_CUTOFF, limit=limit
+    )
+    fuzzy = [known[key] for key, _score, _index in scored if known[key] not in starts]
+    return (starts + fuzzy)[:limit]
