@@ -26,7 +26,8 @@ import discord
 from discord import app_commands
 
 from bot.errors import Ambiguous, NotAllowed
-from bot.replies import NETWORK_ERRORS, report_error
+from bot.render.text import unlinked
+from bot.replies import MESSAGE_LIMIT, NETWORK_ERRORS, clickable, report_error
 from bot.rules.names import CLOSE_LIMIT, name_key
 
 log = logging.getLogger(__name__)
@@ -172,11 +173,15 @@ async def offer(
     bot = interaction.client
     key = bot.choices.remember(pending)  # type: ignore[attr-defined]
     view = menu_view(key, error)
+    question = clickable(interaction, unlinked(error.message))
+    if len(question) > MESSAGE_LIMIT:  # a question quoting a very long input
+        question = question[: MESSAGE_LIMIT - 1] + "…"
+    pending.question = question
     if interaction.response.is_done():
-        sent = await interaction.followup.send(error.message, view=view, ephemeral=True, wait=True)
+        sent = await interaction.followup.send(question, view=view, ephemeral=True, wait=True)
         pending.prompt_id = sent.id
     else:
-        answer = await interaction.response.send_message(error.message, view=view, ephemeral=True)
+        answer = await interaction.response.send_message(question, view=view, ephemeral=True)
         pending.prompt_id = answer.message_id
     return True
 
@@ -245,9 +250,9 @@ async def _close_menu(pending: Invocation, picked: str) -> None:
     """Show the menu's question with the answer, without the menu (best effort)."""
     if pending.prompt_id is None:
         return
+    answer = f" → **{discord.utils.escape_markdown(picked)}**"
+    question = pending.question[: MESSAGE_LIMIT - len(answer)]
     with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
         await pending.prompt.followup.edit_message(
-            pending.prompt_id,
-            content=f"{pending.question} → **{discord.utils.escape_markdown(picked)}**",
-            view=None,
+            pending.prompt_id, content=question + answer, view=None
         )

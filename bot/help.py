@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -130,6 +131,8 @@ class CommandIds:
 
     def __init__(self) -> None:
         self._ids: dict[tuple[int | None, str], int] = {}
+        self._names: set[str] = set()  # every invocable name: `init next`, `roll`
+        self._named: tuple[re.Pattern[str], re.Pattern[str]] | None = None
 
     @property
     def known(self) -> bool:
@@ -139,6 +142,27 @@ class CommandIds:
         """Remember the ids of registered commands (from a sync or a fetch)."""
         for command in commands:
             self._ids[(guild_id, command.name)] = command.id
+            self._names.update(_invocable(command.name, command.options))
+        self._named = None
+
+    def linked(self, text: str, guild_id: int | None = None) -> str:
+        """Return text with each command it names (`/init next`, `` `/init join name:X` ``) clickable."""
+        if not self._ids or "/" not in text:
+            return text
+        if self._named is None:
+            names = "|".join(re.escape(n) for n in sorted(self._names, key=len, reverse=True))
+            self._named = (
+                re.compile(rf"`/({names})((?: [^`\n]*)?)`"),  # a command in code, with options
+                re.compile(rf"(?<![\w/<`:])/({names})(?![\w-])"),
+            )
+        in_code, bare = self._named
+
+        def code(found: re.Match[str]) -> str:
+            rest = found[2].strip()
+            return self.mention(found[1], guild_id) + (f" `{rest}`" if rest else "")
+
+        text = in_code.sub(code, text)
+        return bare.sub(lambda found: self.mention(found[1], guild_id), text)
 
     def mention(self, name: str, guild_id: int | None = None) -> str:
         """Return a clickable `</init next:ID>`, or `/init next` as code when no id is known."""
@@ -146,6 +170,15 @@ class CommandIds:
         root = name.split(" ", 1)[0]
         command_id = self._ids.get((guild_id, root)) or self._ids.get((None, root))
         return f"</{name}:{command_id}>" if command_id else f"`/{name}`"
+
+
+def _invocable(name: str, options: Iterable[object]) -> Iterable[str]:
+    """Yield a registered command's invocable names: itself, or its subcommands."""
+    subs = [o for o in options if isinstance(o, app_commands.AppCommandGroup)]
+    if not subs:
+        yield name
+    for sub in subs:
+        yield from _invocable(f"{name} {sub.name}", sub.options)
 
 
 def find(commands: list[CommandHelp], query: str) -> list[CommandHelp]:

@@ -16,7 +16,7 @@ STAT_HELP = {
     "physical": "Physical attribute, used by melee attacks (default 0)",
     "finesse": "Finesse attribute, used by ranged and thrown attacks (default 0)",
     "grit": "Current Grit (default: max_grit)",
-    "max_grit": f"Maximum Grit (default {DEFAULT_MAX_GRIT})",
+    "max_grit": f"Maximum Grit (default: the Grit given, else {DEFAULT_MAX_GRIT})",
     "risk": "Standing Risk added to every action's Risk (default 0)",
     "initiative_bonus": "Added to every initiative roll (default 0)",
     "mastery_rank": "Mastery Rank, 1 to 10 (default 1)",

@@ -92,6 +92,12 @@ class Outbox:
             or self.private_embeds
         )
 
+    def link(self, linked: Callable[[str], str]) -> None:
+        """Make the commands the lines name clickable (embeds are left as they are)."""
+        self.public = [linked(line) for line in self.public]
+        self.gm = [linked(line) for line in self.gm]
+        self.private = [linked(line) for line in self.private]
+
     def public_messages(self) -> list[dict[str, Any]]:
         """Return the public part as messages within Discord's limits; pings on the first."""
         text = "\n".join(self.public)

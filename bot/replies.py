@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import TablehandError
+from bot.help import CommandIds
 from bot.render.text import unlinked
 
 log = logging.getLogger("tablehand")
@@ -48,13 +49,19 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
+def clickable(interaction: discord.Interaction, text: str) -> str:
+    """Return a reply's text with the commands it names as clickable mentions."""
+    commands = getattr(interaction.client, "help", None)
+    return commands.linked(text, interaction.guild_id) if isinstance(commands, CommandIds) else text
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer the user ephemerally: the error's own line, or an apology after logging the bug."""
     message = user_message(error)
     if message is None:
         log.error("unexpected error in %s", describe(interaction), exc_info=error)
         message = APOLOGY
-    message = unlinked(message)  # errors quote names and input: never as a link
+    message = clickable(interaction, unlinked(message))  # names and input: never a link
     if len(message) > MESSAGE_LIMIT:  # an error quoting a very long input
         message = message[: MESSAGE_LIMIT - 1] + "…"
     if interaction.client.is_closed():

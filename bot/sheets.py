@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import Ambiguous, NotFound, RuleViolation
-from bot.render.text import or_list
+from bot.render.text import name_list
 from bot.rules.models import Character, Combatant
 from bot.rules.names import clean_name, close_names, name_key
 from bot.store import SheetState, Store
@@ -58,12 +58,34 @@ async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Cha
         near = await own_near(store, guild_id, owner_id, typed)
         if near:
             raise Ambiguous(
-                f"You have no character named {typed!r}. Did you mean {or_list(near)}?",
+                f"You have no character named {typed!r}. Did you mean {name_list(near)}?",
                 near,
                 typed=name,
             )
         raise NotFound(f"You have no character named {typed!r} on this server.")
     return character
+
+
+async def no_active_character(
+    store: Store, guild_id: int, owner_id: int, option: str, *, otherwise: str = ""
+) -> Ambiguous | NotFound:
+    """Return the error for a caller with no active character: which to choose, or to create one.
+
+    `option` is the command's option a chosen character fills; `otherwise` says what else
+    the command takes (", or join with a name and stats").
+    """
+    own = await store.list_characters(guild_id, owner_id)
+    if not own:
+        return NotFound(
+            f"You have no character on this server: `/character create` makes one{otherwise}."
+        )
+    names = [c.name for c in own]
+    return Ambiguous(
+        f"You have no active character: name one (`{option}`), or make one active with "
+        f"`/character use name:{names[0]}` (yours: {name_list(names, 'and')}){otherwise}.",
+        names,
+        option=option,
+    )
 
 
 async def own_near(store: Store, guild_id: int, owner_id: int, name: str) -> list[str]:

@@ -22,7 +22,7 @@ from bot.errors import Ambiguous, NoEncounter, NotAllowed, NotFound, RuleViolati
 from bot.outbox import Outbox
 from bot.permissions import Caller, controls, is_gm, require_gm
 from bot.render.grit import grit_change_text
-from bot.render.text import name_text, or_list
+from bot.render.text import name_list, name_text
 from bot.render.turns import Announcement, Text, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.combatant_grit import change_combatant_grit
@@ -181,7 +181,7 @@ class Table:
         near = self.near(typed)
         if near:
             raise Ambiguous(
-                f"No combatant named {typed!r} here. Did you mean {or_list(near)}?",
+                f"No combatant named {typed!r} here. Did you mean {name_list(near)}?",
                 near,
                 typed=name,
             )
@@ -358,6 +358,8 @@ class Table:
     async def deliver(self) -> None:
         """Send what was said: the public part, then the caller's private part."""
         shown = self._shown if self.new_moment is not None else None
+        guild_id = self.settings.guild_id or None
+        self.out.link(lambda text: self.bot.help.linked(text, guild_id))
         if self.interaction is not None:
             out = self.out
             if not self.is_gm and not (

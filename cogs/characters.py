@@ -26,9 +26,8 @@ from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
 from bot.render.text import name_text
 from bot.replies import report_error
-from bot.rules.grit import GritChange, change_grit
+from bot.rules.grit import GritChange, change_grit, starting_grit
 from bot.rules.models import (
-    DEFAULT_MAX_GRIT,
     MAX_NAME_LENGTH,
     MAX_TAGS,
     SHEET_BOUNDS,
@@ -41,6 +40,7 @@ from bot.sheets import (
     character_choices,
     fight_holding,
     find_own,
+    no_active_character,
     own_named,
     own_sheet,
     refuse_in_fight,
@@ -185,9 +185,15 @@ class DeleteConfirm(ConfirmButton, template=confirm_template("delete_character")
         assert character.id is not None
         async with store.sheet(character.id) as sheet:
             sheet.delete()  # refused while a fight holds the character
-        await interaction.response.edit_message(
-            content=f"**{name_text(character.name)}** is deleted.", view=None
-        )
+        text = f"**{name_text(character.name)}** is deleted."
+        if await store.active_character(character.guild_id, user_id) is None:
+            # The active one is gone: another becomes active, so /init join keeps working.
+            left = await store.list_characters(character.guild_id, user_id)
+            if left:
+                assert left[0].id is not None
+                await store.set_active_character(character.guild_id, user_id, left[0].id)
+                text += f" **{name_text(left[0].name)}** is your active character now."
+        await interaction.response.edit_message(content=text, view=None)
 
 
 class CharacterForm(discord.ui.Modal):
@@ -299,7 +305,7 @@ class Characters(
         physical: options.Physical = 0,
         finesse: options.Finesse = 0,
         grit: options.Grit | None = None,
-        max_grit: options.MaxGrit = DEFAULT_MAX_GRIT,
+        max_grit: options.MaxGrit | None = None,
         risk: options.Risk = 0,
         initiative_bonus: options.InitiativeBonus = 0,
         mastery_rank: options.MasteryRank = 1,
@@ -312,11 +318,12 @@ class Characters(
                 )
             await interaction.response.send_modal(CharacterForm(self, None))
             return
+        grit, max_grit = starting_grit(grit, max_grit)
         fields = {
             "name": character_name(name),
             "physical": physical,
             "finesse": finesse,
-            "grit": max_grit if grit is None else grit,
+            "grit": grit,
             "max_grit": max_grit,
             "risk": risk,
             "initiative_bonus": initiative_bonus,
@@ -366,9 +373,7 @@ class Characters(
         elif active is not None:
             character = active
         else:
-            raise NotFound(
-                "You have no active character here: /character create one, or /character use one."
-            )
+            raise await no_active_character(self.store, guild_id, owner_id, "name")
         assert character.id is not None
         fight = await fight_holding(self.store, character.id)
         await interaction.response.send_message(
@@ -425,7 +430,7 @@ class Characters(
             return await find_own(self.store, guild_id, owner_id, name)
         active = await self.store.active_character(guild_id, owner_id)
         if active is None:
-            raise NotFound("You have no active character here: name one (`name:`).")
+            raise await no_active_character(self.store, guild_id, owner_id, "name")
         return active
 
     async def _change(

@@ -22,12 +22,18 @@ from bot.errors import Ambiguous, BadInput, NotFound
 from bot.permissions import controls
 from bot.render.characters import grit_card
 from bot.render.grit import die_shift_text, grit_change_text
-from bot.render.text import or_list, roll_breakdown
+from bot.render.text import name_list, roll_breakdown
 from bot.rules.dice import ExpressionRoll, check_expression, roll_expression
 from bot.rules.grit import GritChange, change_grit, die_of
 from bot.rules.models import Character, Combatant
 from bot.rules.names import clean_name, name_key
-from bot.sheets import as_played, character_choices, find_own, own_sheet
+from bot.sheets import (
+    as_played,
+    character_choices,
+    find_own,
+    no_active_character,
+    own_sheet,
+)
 from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
 
 if TYPE_CHECKING:
@@ -134,7 +140,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         typed = clean_name(name)
         if close:
             raise Ambiguous(
-                f"No combatant named {typed!r} here. Did you mean {or_list(close)}?",
+                f"No combatant named {typed!r} here. Did you mean {name_list(close)}?",
                 close,
                 typed=name,
             )
@@ -188,9 +194,12 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                 interaction.guild_id or 0, interaction.user.id
             )
             if active is None:
-                raise NotFound(
-                    "You have no combatant here and no active character: name one "
-                    "(`combatant:`), or /character create one."
+                raise await no_active_character(
+                    self.bot.store,
+                    interaction.guild_id or 0,
+                    interaction.user.id,
+                    "combatant",
+                    otherwise=", or name a combatant (`combatant:`)",
                 )
             embed = grit_card(await as_played(self.bot.store, active), exact=True)
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -9,17 +9,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import combatant_edit, options, turns
+from bot import choices, combatant_edit, options, turns
 from bot.combatant_edit import edited_text
-from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
+from bot.errors import Ambiguous, BadInput, NotAllowed, RuleViolation
 from bot.outbox import Outbox
-from bot.render.text import name_text
+from bot.render.text import name_list, name_text
 from bot.render.tracker import actor_page, ended_embed, standings_lines, tracker_pages
 from bot.render.turns import announce, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.combatant_edit import edit_combatant
+from bot.rules.grit import starting_grit
 from bot.rules.models import (
-    DEFAULT_MAX_GRIT,
     MAX_TAGS,
     Character,
     Combatant,
@@ -29,7 +29,9 @@ from bot.rules.models import (
     InitiativeMode,
     Side,
 )
-from bot.sheets import character_choices, own_named
+from bot.rules.names import clean_name
+from bot.sheets import character_choices, no_active_character, own_named, own_near
+from bot.store import Store
 from bot.table import Table, at_table, combatant_choices
 from bot.views import ConfirmButton, PersistentButton, confirm_template
 
@@ -81,15 +83,33 @@ def _joining(
         fields = sheet.model_dump(exclude={"id", "guild_id", "owner_id", "name"})
         combatant = Combatant(id=0, name=sheet.name, character_id=sheet.id, **{**fields, **inline})
     else:
-        stats = {"max_grit": DEFAULT_MAX_GRIT, **inline}
-        stats.setdefault("grit", stats["max_grit"])
-        combatant = Combatant(id=0, name=name, **stats)
+        inline["grit"], inline["max_grit"] = starting_grit(
+            inline.get("grit"), inline.get("max_grit")
+        )
+        combatant = Combatant(id=0, name=name, **inline)
     if combatant.grit > combatant.max_grit:
         raise BadInput(f"Grit {combatant.grit} is above max_grit {combatant.max_grit}.")
     combatant.controller_id = user_id
     combatant.is_npc = False
     combatant.side = "party"
     return combatant
+
+
+JOIN_WITHOUT_SHEET = ", or join without one: a name (`character:`) and stats"
+
+
+async def _refuse_near_sheet(store: Store, guild_id: int, user_id: int, typed: str) -> None:
+    """Ask "did you mean Torv?" for a name close to one of the caller's sheets [bot]."""
+    near = await own_near(store, guild_id, user_id, typed)
+    if near:
+        name = clean_name(typed)
+        raise Ambiguous(
+            f"You have no character named {name!r}. Did you mean {name_list(near)}? "
+            f"(Choose {name_text(name)} to join without a sheet.)",
+            [*near, name],
+            typed=typed,
+            notes={name: "join without a sheet, as typed"},
+        )
 
 
 def _require_posting(interaction: discord.Interaction) -> None:
@@ -263,7 +283,7 @@ class Initiative(
         physical: options.Physical = 0,
         finesse: options.Finesse = 0,
         grit: options.Grit | None = None,
-        max_grit: options.MaxGrit = DEFAULT_MAX_GRIT,
+        max_grit: options.MaxGrit | None = None,
         risk: options.Risk = 0,
         initiative_bonus: options.InitiativeBonus = 0,
         count: app_commands.Range[int, 1, flow.MAX_COMBATANTS] = 1,
@@ -275,15 +295,14 @@ class Initiative(
         tags: app_commands.Range[str, 0, 200] | None = None,
         default_defense: DefaultDefense = "auto",
     ) -> None:
-        if grit is not None and grit > max_grit:
-            raise BadInput(f"Grit {grit} is above max_grit {max_grit}.")
+        grit, max_grit = starting_grit(grit, max_grit)
         if hidden and controller is not None:
             raise BadInput("Only NPCs can be hidden; a combatant with a controller is a player's.")
         stats = {"physical": physical, "finesse": finesse, "risk": risk, "crit_range": crit_range}
         model = Combatant(
             id=0,
             name=name,
-            grit=max_grit if grit is None else grit,
+            grit=grit,
             max_grit=max_grit,
             initiative_bonus=initiative_bonus,
             hidden=hidden,
@@ -325,16 +344,17 @@ class Initiative(
     ) -> None:
         store = self.bot.store
         user = interaction.user
-        sheet = (
-            await own_named(store, interaction.guild_id or 0, user.id, character)
-            if character
-            else await store.active_character(interaction.guild_id or 0, user.id)
-        )
-        if sheet is None and character is None:
-            raise NotFound(
-                "You have no active character: create one with /character create, "
-                "or join with a name (`character:`) and stats."
-            )
+        guild_id = interaction.guild_id or 0
+        if character:
+            sheet = await own_named(store, guild_id, user.id, character)
+            if sheet is None and not choices.chosen(character):
+                await _refuse_near_sheet(store, guild_id, user.id, character)
+        else:
+            sheet = await store.active_character(guild_id, user.id)
+            if sheet is None:
+                raise await no_active_character(
+                    store, guild_id, user.id, "character", otherwise=JOIN_WITHOUT_SHEET
+                )
         typed = {
             "physical": physical,
             "finesse": finesse,

@@ -31,12 +31,12 @@ def name_text(name: str) -> str:
     return discord.utils.escape_markdown(name)
 
 
-def or_list(names: list[str], most: int = 5) -> str:
+def name_list(names: list[str], last: str = "or", most: int = 5) -> str:
     """Return names as "A", "A or B", "A, B or C" (escaped); past `most`, a count of the rest."""
     shown = [name_text(n) for n in names[:most]]
     if len(names) > most:
         shown.append(f"{len(names) - most} more")
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" or {shown[-1]}"
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {last} {shown[-1]}"
 
 
 def unlinked(text: str) -> str:

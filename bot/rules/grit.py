@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import Literal, Protocol
 
 from bot.errors import BadInput
-from bot.rules.models import ActiveSpecial
+from bot.rules.models import DEFAULT_MAX_GRIT, ActiveSpecial
 from bot.rules.results import Result
 
 PRIME_FROM = 21  # [002]
@@ -59,6 +59,20 @@ GRIT_TABLE: MappingProxyType[GritLevel, GritRow] = MappingProxyType(
         ),
     }
 )
+
+
+def starting_grit(grit: int | None, max_grit: int | None) -> tuple[int, int]:
+    """Return a new sheet's (Grit, maximum): one given is both; none is 30/30 [GAME.md §1, bot].
+
+    `grit:12` alone makes 12/12, `max_grit:20` alone 20/20; Grit above the maximum is refused.
+    """
+    if max_grit is None:
+        max_grit = grit if grit else DEFAULT_MAX_GRIT  # 0 Grit alone: Broken, of the default
+    if grit is None:
+        grit = max_grit
+    if grit > max_grit:
+        raise BadInput(f"Grit {grit} is above max_grit {max_grit}.")
+    return grit, max_grit
 
 
 def grit_level(grit: int) -> GritLevel:

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.sandbox.client import SandboxTable
 from tests.scripted import Face, ScriptedRandom
+
+COMMAND_MENTION = re.compile(r"</([\w -]+):\d+>")
+
+
+def unmentioned(text: str) -> str:
+    """Return text with each clickable command mention (`</init next:ID>`) as its name."""
+    return COMMAND_MENTION.sub(r"/\1", text)
 
 
 def script(table: SandboxTable, *faces: Face | int) -> ScriptedRandom:

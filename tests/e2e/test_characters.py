@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from bot.sandbox.server import LoopbackDiscord
 from bot.sandbox.snowflake import WORLD_EPOCH_MS, SnowflakeGenerator
 from bot.sandbox.world import Guild
 from tests.e2e.conftest import tablehand_bot
+from tests.e2e.helpers import unmentioned
 
 pytestmark = pytest.mark.e2e
 
@@ -47,9 +49,9 @@ async def fighter(table: SandboxTable, name: str) -> Combatant | None:
 
 
 def assert_refused(reply: InteractionResult, message: str) -> None:
-    """The reply is the one-line ephemeral error `message`."""
+    """The reply is the one-line ephemeral error `message` (its commands shown by name)."""
     assert reply.ephemeral
-    assert reply.content == message
+    assert unmentioned(reply.content) == message
     assert "\n" not in reply.content
 
 
@@ -109,7 +111,23 @@ async def test_create_makes_the_first_character_active(table: SandboxTable) -> N
     )
     mira = await sheet(table, "alice", "Mira")
     assert mira is not None
-    assert (mira.physical, mira.finesse, mira.grit, mira.max_grit, mira.risk) == (3, 2, 22, 30, 1)
+    # Grit given without a maximum is the maximum too [GAME.md §1, bot]: 22 of 22.
+    assert (mira.physical, mira.finesse, mira.grit, mira.max_grit, mira.risk) == (3, 2, 22, 22, 1)
+
+
+async def test_a_new_sheet_takes_30_of_30_or_the_grit_or_maximum_given(table: SandboxTable) -> None:
+    """/character create gave 12/30 for grit:12, or refused grit above an unstated maximum."""
+    alice = table.user("alice")
+    for line, expected in (
+        ("/character create name:Ash", (30, 30)),  # [GAME.md §1, bot]: 30 of 30
+        ("/character create name:Bea grit:12", (12, 12)),
+        ("/character create name:Cid max_grit:20", (20, 20)),
+        ("/character create name:Dov grit:12 max_grit:20", (12, 20)),
+        ("/character create name:Eve grit:40", (40, 40)),
+    ):
+        await alice.run(line)
+        made = await sheet(table, "alice", line.split("name:")[1].split()[0])
+        assert made is not None and (made.grit, made.max_grit) == expected, line
 
 
 async def test_a_second_character_leaves_the_active_one(table: SandboxTable) -> None:
@@ -132,7 +150,7 @@ async def test_show_renders_the_sheet_with_the_grit_table_row(table: SandboxTabl
     assert reply.embed["title"] == "Mira"
     assert reply.embed["description"] == "Your active character (`/init join` uses it)."
     assert fields(reply) == {
-        "Grit": "`████░░░░░░` 12/30\n**Reduced** — rolls d12",
+        "Grit": "`██████████` 12/12\n**Reduced** — rolls d12",
         "Grit table (Reduced)": "Threat 10 m · Mobility 4 m · Vigor 8 m · Perception 8 m",
         "Physical": "+3",
         "Finesse": "-1",
@@ -152,7 +170,7 @@ async def test_list_shows_only_the_callers_characters(table: SandboxTable) -> No
     await table.user("bob").run("/character create name:Brom")
     reply = await alice.run("/character list")
     assert reply.embed["description"] == (
-        "▫ **Mira** · Grit 30/30 Prime d20\n▶ **Tamsin** · Grit 5/30 Frail d10 · active"
+        "▫ **Mira** · Grit 30/30 Prime d20\n▶ **Tamsin** · Grit 5/5 Frail d10 · active"
     )
 
 
@@ -497,19 +515,88 @@ async def test_only_the_author_can_confirm_a_delete(table: SandboxTable) -> None
     assert await sheet(table, "alice", "Mira") is not None
 
 
-async def test_deleting_the_active_character_leaves_none_active(table: SandboxTable) -> None:
-    """After the active character is deleted, /init join asks for a character."""
+async def test_deleting_the_only_character_leaves_none_active(table: SandboxTable) -> None:
+    """After the only character is deleted, /init join did not say how to make or join one."""
     alice = table.user("alice")
     await alice.run("/character create name:Mira")
     asked = await alice.run("/character delete name:Mira")
-    await asked.click("Confirm")
+    assert (await asked.click("Confirm")).content == "**Mira** is deleted."
     await table.user("gm").run("/init start")
     reply = await alice.run("/init join")
     assert_refused(
         reply,
-        "You have no active character: create one with /character create, or join with a "
-        "name (`character:`) and stats.",
+        "You have no character on this server: /character create makes one, or join without "
+        "one: a name (`character:`) and stats.",
     )
+
+
+async def test_deleting_the_active_character_makes_another_active(table: SandboxTable) -> None:
+    """Deleting the active character left none active though another was there to play."""
+    alice = table.user("alice")
+    await alice.run("/character create name:Mira")
+    await alice.run("/character create name:Tamsin finesse:4")
+    asked = await alice.run("/character delete name:Mira")
+    deleted = await asked.click("Confirm")
+    assert deleted.content == "**Mira** is deleted. **Tamsin** is your active character now."
+    await table.user("gm").run("/init start")
+    joined = await alice.run("/init join")
+    assert joined.content == "**Tamsin** joins the fight."
+
+
+async def test_without_an_active_character_join_offers_the_players_sheets(
+    table: SandboxTable,
+) -> None:
+    """/init join with sheets but none active told the player to create one."""
+    alice = table.user("alice")
+    await alice.run("/character create name:Mira")
+    await alice.run("/character create name:Tamsin")
+    # A sheet deleted before another was made active (as older versions did) leaves none.
+    with sqlite3.connect(table.bot.settings.db_path) as db:  # type: ignore[attr-defined]
+        db.execute("DELETE FROM active_characters")
+    await table.user("gm").run("/init start")
+    asked = await alice.run("/init join")
+    assert asked.ephemeral
+    assert unmentioned(asked.content) == (
+        "You have no active character: name one (`character`), or make one active with "
+        "/character use `name:Mira` (yours: Mira and Tamsin), or join without one: a name "
+        "(`character:`) and stats."
+    )
+    joined = await alice.select(asked.message, ["Tamsin"])
+    assert joined.content == "**Tamsin** joins the fight."
+
+
+async def test_a_name_close_to_a_sheet_asks_did_you_mean(table: SandboxTable) -> None:
+    """/init join character:Trov with a sheet named Torv made a blank combatant named Trov."""
+    alice = table.user("alice")
+    await alice.run("/character create name:Torv physical:3 grit:22")
+    await table.user("gm").run("/init start")
+    asked = await alice.run("/init join character:Trov")
+    assert asked.ephemeral
+    assert asked.content == (
+        "You have no character named 'Trov'. Did you mean Torv? "
+        "(Choose Trov to join without a sheet.)"
+    )
+    menu = asked.message.components[0]["components"][0]
+    assert [(o["value"], o.get("description")) for o in menu["options"]] == [
+        ("Torv", None),
+        ("Trov", "join without a sheet, as typed"),
+    ]
+    joined = await alice.select(asked.message, ["Torv"])
+    assert joined.content == "**Torv** joins the fight."
+    played = await fighter(table, "Torv")
+    assert played is not None and played.character_id is not None and played.physical == 3
+
+
+async def test_the_typed_name_from_the_menu_joins_without_a_sheet(table: SandboxTable) -> None:
+    """Choosing the typed name in the "did you mean" menu asked again instead of joining."""
+    alice = table.user("alice")
+    await alice.run("/character create name:Torv")
+    await table.user("gm").run("/init start")
+    asked = await alice.run("/init join character:Trov finesse:4")
+    joined = await alice.select(asked.message, ["Trov"])
+    assert joined.content == "**Trov** joins the fight."
+    played = await fighter(table, "Trov")
+    assert played is not None and played.character_id is None and played.finesse == 4
 
 
 async def test_a_character_in_a_fight_cannot_be_deleted(table: SandboxTable) -> None:

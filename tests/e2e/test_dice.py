@@ -9,7 +9,7 @@ import pytest
 
 from bot.rules.models import Character
 from bot.sandbox.client import SandboxTable
-from tests.e2e.helpers import script
+from tests.e2e.helpers import script, unmentioned
 from tests.scripted import d6, d10, d12, d20, d1000
 
 pytestmark = pytest.mark.e2e
@@ -79,7 +79,7 @@ async def test_core_without_a_combatant_or_character_is_refused(fight) -> None:
     """`core` for someone with no combatant and no character was not refused clearly."""
     rolled = await fight.user("bob").run("/roll expression:core+1")
     assert rolled.ephemeral
-    assert rolled.content == (
+    assert unmentioned(rolled.content) == (
         "`core` is your core die: join this channel's fight (/init join) "
         "or choose an active character (/character use)."
     )
@@ -158,7 +158,7 @@ async def test_a_check_needs_someone_to_roll(fight) -> None:
     """A check by someone with no combatant and no character was not refused clearly."""
     checked = await fight.user("bob").run("/check trait:2 difficulty:9")
     assert checked.ephemeral
-    assert checked.content == (
+    assert unmentioned(checked.content) == (
         "A check rolls your core die: join this channel's fight (/init join) "
         "or choose an active character (/character use)."
     )

@@ -25,7 +25,7 @@ async def test_a_scripted_fight_keeps_one_pinned_tracker_through_three_rounds(fa
     await bob.run("/init join character:Brom finesse:3 grit:18")
     text = await tracker(table)
     assert "Mira · Grit 30/30 Prime d20" in text
-    assert "Brom · Grit 18/30 Reduced d12" in text
+    assert "Brom · Grit 18/18 Reduced d12" in text  # grit alone is the maximum too
     assert "Goblin 1 · Prime d20" in text  # players see an NPC's level and die, not its Grit
 
     first = await gm.run("/init next")

@@ -6,7 +6,7 @@ import pytest
 
 from bot.rules.models import Character, Combatant
 from bot.sandbox.client import InteractionResult, SandboxTable, SandboxUser
-from tests.e2e.helpers import script
+from tests.e2e.helpers import script, unmentioned
 from tests.scripted import d4, d6, d12, d1000
 
 pytestmark = pytest.mark.e2e
@@ -21,7 +21,7 @@ async def fight(table: SandboxTable, goblin_grit: int = 30, *, goblin_hidden: bo
     await gm.run("/init start mode:finesse")
     await gm.run("/init add name:Orc finesse:2")
     hidden = " hidden:true" if goblin_hidden else ""
-    await gm.run(f"/init add name:Goblin finesse:1 grit:{goblin_grit}{hidden}")
+    await gm.run(f"/init add name:Goblin finesse:1 grit:{goblin_grit} max_grit:30{hidden}")
 
 
 async def combatant(table: SandboxTable, name: str, channel: str = "table-1") -> Combatant:
@@ -62,9 +62,9 @@ def public_count(table: SandboxTable, text: str) -> int:
 
 
 def assert_refused(reply: InteractionResult, message: str) -> None:
-    """The reply is the one-line ephemeral error `message`."""
+    """The reply is the one-line ephemeral error `message` (its commands shown by name)."""
     assert reply.ephemeral
-    assert reply.content == message
+    assert unmentioned(reply.content) == message
     assert "\n" not in reply.content
 
 
@@ -272,7 +272,7 @@ async def test_show_gives_players_an_npcs_level_and_die_only(table: SandboxTable
 async def test_show_defaults_to_the_callers_combatant(table: SandboxTable) -> None:
     """/grit show with no name shows the caller's own combatant in this fight."""
     alice = table.user("alice")
-    await alice.run("/character create name:Mira grit:25")
+    await alice.run("/character create name:Mira grit:25 max_grit:30")
     await fight(table)
     await alice.run("/init join")
     await table.user("gm").run("/grit damage combatant:Mira amount:2")
@@ -297,8 +297,8 @@ async def test_show_with_nothing_to_show_says_so(table: SandboxTable) -> None:
     reply = await table.user("bob").run("/grit show")
     assert_refused(
         reply,
-        "You have no combatant here and no active character: name one (`combatant:`), "
-        "or /character create one.",
+        "You have no character on this server: /character create makes one, or name a "
+        "combatant (`combatant:`).",
     )
 
 

@@ -16,6 +16,7 @@ from bot.sandbox.harness import SANDBOX_TOKEN, running_bot
 from bot.sandbox.records import APPLICATION_COMMAND
 from bot.sandbox.server import LoopbackDiscord
 from bot.sandbox.validate import COMMAND_SIZE_LIMIT, command_size
+from tests.e2e.helpers import unmentioned
 
 pytestmark = pytest.mark.e2e
 
@@ -79,7 +80,9 @@ async def test_help_for_an_unknown_command_is_one_private_line(table) -> None:
     """/help with a typo did not answer in one private line with a suggestion."""
     reply = await table.user("bob").run("/help command:init nxt")
     assert reply.ephemeral and "\n" not in reply.content
-    assert reply.content.startswith("There is no command /init nxt. Did you mean /init next")
+    assert unmentioned(reply.content).startswith(
+        "There is no command /init nxt. Did you mean /init next"
+    )
     choices = await table.user("bob").autocomplete("help", "command", "init n")
     assert [c["value"] for c in choices] == ["init next"]
 
@@ -197,3 +200,13 @@ async def test_guild_commands_are_not_in_dms_and_settings_only_for_managers(tabl
     for who, sees in (("alice", False), ("gm", False), ("admin", True)):
         names = {s.path[0] for s in table.commands_in(channel, table.user(who).member)}
         assert ("settings" in names) is sees, who
+
+
+async def test_an_error_names_its_command_as_a_mention_to_click(table) -> None:
+    """An error that tells which command to use named it as plain text, not a clickable mention."""
+    ids = root_ids(table.server)
+    reply = await table.user("bob").run("/init next")
+    assert reply.ephemeral
+    assert reply.content == (
+        f"This channel has no encounter. Start one with </init start:{ids['init']}>."
+    )

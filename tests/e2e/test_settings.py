@@ -6,6 +6,7 @@ import pytest
 
 from bot.sandbox.client import InteractionResult, SandboxTable, UsageError
 from bot.store import GuildSettings
+from tests.e2e.helpers import unmentioned
 
 pytestmark = pytest.mark.e2e
 
@@ -16,9 +17,9 @@ async def stored(table: SandboxTable) -> GuildSettings:
 
 
 def assert_refused(reply: InteractionResult, message: str) -> None:
-    """The reply is the one-line ephemeral error `message`."""
+    """The reply is the one-line ephemeral error `message` (its commands shown by name)."""
     assert reply.ephemeral
-    assert reply.content == message
+    assert unmentioned(reply.content) == message
     assert "\n" not in reply.content
 
 
