@@ -18,6 +18,7 @@ DESCRIPTION_LIMIT = 4096  # characters of an embed's description [Discord]
 FIELD_LIMIT = 1024  # characters of an embed field's value [Discord]
 EMBEDS_PER_MESSAGE = 10  # [Discord]
 EMBED_TOTAL_LIMIT = 6000  # characters of all embeds of one message [Discord]
+FILES_PER_MESSAGE = 10  # [Discord]
 
 Shown = Callable[[int | None], None] | None  # hears the id of the first message sent
 
@@ -74,10 +75,12 @@ class Outbox:
     public: list[str] = field(default_factory=list)
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None  # buttons on the public message
+    files: list[discord.File] = field(default_factory=list)  # attached to the last public one
     gm: list[str] = field(default_factory=list)  # about hidden NPCs: the GM's alone
     gm_embeds: list[discord.Embed] = field(default_factory=list)
     private: list[str] = field(default_factory=list)  # the caller's alone
     private_embeds: list[discord.Embed] = field(default_factory=list)
+    private_view: discord.ui.View | None = None  # buttons on the caller's private reply
     pings: list[int] = field(default_factory=list)
     summary_round: int | None = None
 
@@ -110,6 +113,12 @@ class Outbox:
         messages.extend({"embeds": group} for group in groups)
         if messages and self.view is not None:
             messages[-1]["view"] = self.view
+        for start in range(0, len(self.files), FILES_PER_MESSAGE):
+            batch = self.files[start : start + FILES_PER_MESSAGE]
+            if start == 0 and messages:
+                messages[-1]["files"] = batch
+            else:
+                messages.append({"files": batch})
         users = [discord.Object(id=uid) for uid in self.pings]
         for message in messages:
             message["allowed_mentions"] = discord.AllowedMentions(
@@ -128,6 +137,8 @@ class Outbox:
         if groups and messages:
             messages[-1]["embeds"] = groups.pop(0)
         messages.extend({"embeds": group} for group in groups)
+        if messages and self.private_view is not None:
+            messages[-1]["view"] = self.private_view
         return messages
 
     async def answer(

@@ -27,7 +27,7 @@ from bot.render.turns import Announcement, Text, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.combatant_grit import change_combatant_grit
 from bot.rules.grit import GritChange
-from bot.rules.models import Combatant, Encounter
+from bot.rules.models import Combatant, Encounter, LogKind, log_text
 from bot.rules.names import clean_name, close_names, name_key
 from bot.store import ChannelState, GuildSettings
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
+GM_TURN = "⏳ Over to the GM: a combatant only the GM sees takes its turn (`/init next` ends it)."
 SENT_TOO_EARLY = (
     "That turn was already over when you sent this; send /init next again to end the one on now."
 )
@@ -275,12 +276,14 @@ class Table:
         about: About = None,
         round: int | None = None,
         log: bool | Text = True,
+        kind: LogKind = "event",
     ) -> None:
         """Say something at the table: to everyone (and the round log) unless a hidden NPC is in it.
 
         `text` may be a function of `gm_view`: the table reads an NPC's Grit as level and die
         (the GM has the exact numbers in `/init list`); what is only about hidden NPCs is
-        rendered for the GM. `log` is False for nothing in the log, or a shorter line for it.
+        rendered for the GM. `log` is False for nothing in the log, or a shorter line for it;
+        `kind` says what the line is about (round summaries group by it).
         """
         render = _renderer(text)
         if self.hidden(about):
@@ -289,14 +292,21 @@ class Table:
         public = render(False)
         self.out.public.append(public)
         if log is not False:
-            self.note(public if log is True else log, round=round)
+            self.note(public if log is True else log, round=round, kind=kind)
 
-    def note(self, text: Text, *, about: About = None, round: int | None = None) -> None:
+    def note(
+        self,
+        text: Text,
+        *,
+        about: About = None,
+        round: int | None = None,
+        kind: LogKind = "event",
+    ) -> None:
         """Put a line into the round log alone (what players may read of it)."""
         if self.hidden(about) or self.state.damaged or self.state.encounter is None:
             return
         number = self.encounter.round if round is None else round
-        self.state.log(number, _renderer(text)(False))
+        self.state.log(number, log_text(kind, _renderer(text)(False)))
 
     def show(self, embed: EmbedText, *, about: About = None) -> None:
         """Show an embed at the table, or only to the GM when a hidden NPC is in it."""
@@ -306,12 +316,20 @@ class Table:
         else:
             self.out.embeds.append(render(False))
 
-    def tell(self, text: str | None = None, *, embed: discord.Embed | None = None) -> None:
-        """Tell the caller alone (an ephemeral reply)."""
+    def tell(
+        self,
+        text: str | None = None,
+        *,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """Tell the caller alone (an ephemeral reply), with buttons if given."""
         if text:
             self.out.private.append(text)
         if embed is not None:
             self.out.private_embeds.append(embed)
+        if view is not None:
+            self.out.private_view = view
 
     def ping(self, user_id: int | None) -> None:
         """Ping this user with the public message (nobody else is ever pinged)."""
@@ -321,8 +339,13 @@ class Table:
     def announce(self, said: Announcement) -> None:
         """Say what a step of the round did, line by line, and ping whose turn it is."""
         for line in said.lines:
-            self.say(line.text, about=line.about, round=line.round)
+            self.say(line.text, about=line.about, round=line.round, kind=line.kind)
         self.ping(said.ping)
+        if said.gm_turn and not self.is_gm:
+            # A player handed the turn to a combatant only the GM sees: the table would
+            # stall without a word, so the GM is pinged, and nobody learns who acts.
+            self.say(GM_TURN, log=False)
+            self.ping(self.encounter.gm_id)
         if said.summary_round is not None:
             self.out.summary_round = said.summary_round
 
@@ -341,7 +364,11 @@ class Table:
             self.encounter, combatant, damage=damage, heal=heal, set_to=set_to, max_grit=max_grit
         )
         if say:
-            self.say(lambda gm_view: grit_change_text(change, gm_view=gm_view), about=combatant)
+            self.say(
+                lambda gm_view: grit_change_text(change, gm_view=gm_view),
+                about=combatant,
+                kind="grit",
+            )
         return change
 
     async def _finish(self, moment_before: str | None) -> None:

@@ -9,6 +9,7 @@ was announced (`bot.table.Moments`).
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import discord
@@ -16,14 +17,16 @@ import discord
 from bot.errors import NotAllowed, RuleViolation
 from bot.permissions import controls
 from bot.render.fortune import hold_text, wait_text
+from bot.render.text import name_list
 from bot.render.tracker import tracker_embed
 from bot.render.turns import announce
+from bot.replies import NETWORK_ERRORS
 from bot.rules import encounter as flow
 from bot.rules import fortune
-from bot.rules.models import Encounter
+from bot.rules.models import Combatant, Encounter, PendingAttack
 from bot.table import Table, at_table, moment_of
 from bot.tracker import TrackerContent
-from bot.views import PersistentButton
+from bot.views import ConfirmButton, PersistentButton, confirm_template
 
 
 def next_turn(table: Table) -> None:
@@ -32,16 +35,64 @@ def next_turn(table: Table) -> None:
     end_turn(table)
 
 
-def end_turn(table: Table) -> None:
-    """End the current turn (or phase) and start what follows: /init next and Next."""
+def end_turn(table: Table, *, confirmed: bool = False) -> None:
+    """End the current turn (or phase) and start what follows: /init next and Next.
+
+    While an attack still waits for its defense, ask first (unless `confirmed`).
+    """
     encounter = table.encounter
     actor = flow.current_actor(encounter)
     if not table.is_gm and (actor is None or not controls(table.caller, actor)):
         if actor is None or actor.hidden:
             raise NotAllowed("Only the GM can start the turns or step the phase.")
         raise NotAllowed(f"It is {actor.name}'s turn; only its player or the GM can end it.")
+    waiting = [p for p in encounter.pending_attacks if table.may(_defender(encounter, p), "look")]
+    if waiting and not confirmed:
+        ref = moment_of(encounter)
+        table.tell(
+            defense_waiting_text(encounter, waiting),
+            view=NextConfirm.view(table.caller.user_id, ref),
+        )
+        return
     step = flow.advance(encounter, table.bot.rng, table.bot.hooks)
     table.announce(announce(encounter, step))
+
+
+def _defender(encounter: Encounter, pending: PendingAttack) -> Combatant:
+    return flow.by_id(encounter, pending.defender_id)
+
+
+def defense_waiting_text(encounter: Encounter, waiting: list[PendingAttack]) -> str:
+    """Return the question before ending a turn while defenses are still open."""
+    names = name_list([_defender(encounter, p).name for p in waiting], "and")
+    verb = "still has" if len(waiting) == 1 else "still have"
+    return (
+        f"{names} {verb} an attack to answer. End the turn anyway? The attack stays open: "
+        "its defender may still answer, or its default defense is used when time runs out."
+    )
+
+
+class NextConfirm(ConfirmButton, template=confirm_template("next")):
+    """Confirm of ending a turn while a defense is still open; it ends the turn it was asked for."""
+
+    what = "next"
+    cancelled = "The turn goes on."
+
+    async def confirmed(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # the turn's announcement follows, in public
+        ended = False
+        try:
+            async with at_table(interaction) as table:
+                if moment_of(table.encounter) != self.ref:
+                    raise RuleViolation(STALE)
+                end_turn(table, confirmed=True)
+            ended = True
+        finally:
+            text = "Turn ended; the open attack waits for its answer." if ended else None
+            with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
+                await interaction.edit_original_response(
+                    **({"content": text} if text else {}), view=None
+                )
 
 
 def wait(table: Table, name: str | None) -> None:
@@ -49,17 +100,16 @@ def wait(table: Table, name: str | None) -> None:
     combatant = table.pick(name, "act")
     encounter = table.encounter
     waited = fortune.wait(encounter, combatant, table.bot.hooks)
+    table.say(wait_text(combatant), about=combatant, kind="turn")  # said once, here
     if waited.own_turn:
-        table.announce(announce(encounter, waited.step))  # "Mira waits." and the next turn
-    else:
-        table.say(wait_text(combatant), about=combatant)
+        table.announce(announce(encounter, waited.step))  # the next turn
 
 
 def hold(table: Table, name: str | None) -> None:
     """Hold: a waiting combatant carries into the next round."""
     combatant = table.pick(name, "act", wanted=lambda c: c.waiting)
     held = fortune.hold(table.encounter, combatant)
-    table.say(hold_text(combatant, held), about=combatant)
+    table.say(hold_text(combatant, held), about=combatant, kind="turn")
 
 
 TRACKER_ACTIONS = {

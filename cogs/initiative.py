@@ -13,9 +13,10 @@ from bot import choices, combatant_edit, options, turns
 from bot.combatant_edit import edited_text
 from bot.errors import Ambiguous, BadInput, NotAllowed, RuleViolation
 from bot.outbox import Outbox
+from bot.render.log import fight_log, log_files, rounds_text
 from bot.render.text import name_list, name_text
 from bot.render.tracker import actor_page, ended_embed, standings_lines, tracker_pages
-from bot.render.turns import announce, summary_embeds
+from bot.render.turns import announce, first_turn_text, opening_text, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.combatant_edit import edit_combatant
 from bot.rules.grit import starting_grit
@@ -27,6 +28,7 @@ from bot.rules.models import (
     Encounter,
     Flow,
     InitiativeMode,
+    LogEntry,
     Side,
 )
 from bot.rules.names import clean_name
@@ -164,6 +166,13 @@ class ListPage(PersistentButton, template=r"th:list:(?P<page>\d+):(?P<way>[pn])"
         )
 
 
+async def whole_log(table: Table) -> dict[int, list[LogEntry]]:
+    """Return the fight's log so far, round by round (what players may read of it)."""
+    encounter = table.encounter
+    first = 0 if encounter.ambush is not None else 1
+    return {n: await table.state.round_log(n) for n in range(first, encounter.round + 1)}
+
+
 class EndConfirm(ConfirmButton, template=confirm_template("end")):
     """Confirm of /init end: the fight's Grit goes back to the sheets, the tracker retires."""
 
@@ -179,7 +188,7 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
                     raise RuleViolation("That encounter is already over.")
                 for combatant in ended.combatants:
                     _write_back(table, combatant)
-                entries = await table.state.round_log(ended.round)
+                rounds = await whole_log(table)  # read before the log goes with the encounter
             table.state.encounter = None
         if ended is None:
             await interaction.response.edit_message(
@@ -193,12 +202,16 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
             await bot.trackers.retire(
                 table.channel_id, ended.tracker_message_id, ended_embed(ended)
             )
+        entries = rounds.get(ended.round, [])
+        log = fight_log(rounds, heading=f"The fight's log, {rounds_text(min(rounds), ended.round)}")
         final = Outbox(
             public=[
-                f"**The encounter is over** after round {ended.round}.",
+                f"**The encounter is over** after round {ended.round}. The whole fight's log "
+                "is attached.",
                 *standings_lines(ended),
             ],
             embeds=summary_embeds(ended.round, entries) if entries else [],
+            files=log_files(log, interaction.filesize_limit),
         )
         await final.answer(interaction, gm=False)  # split into as many messages as it takes
 
@@ -214,10 +227,10 @@ class Initiative(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(turns.TrackerButton, EndConfirm, ListPage)
+        self.bot.add_dynamic_items(turns.TrackerButton, turns.NextConfirm, EndConfirm, ListPage)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(turns.TrackerButton, EndConfirm, ListPage)
+        self.bot.remove_dynamic_items(turns.TrackerButton, turns.NextConfirm, EndConfirm, ListPage)
 
     # Commands ------------------------------------------------------------------------
 
@@ -263,12 +276,11 @@ class Initiative(
                 phase="start" if flow == "full" else "declaration",
             )
             opener = name_text(interaction.user.display_name)
-            table.note(f"{opener} opens the encounter ({mode}, {flow}).")
-            opening = "Round zero: the ambush" if ambush else "Round 1"
+            table.note(f"{opener} opens the encounter ({mode}, {flow}).", kind="detail")
             table.say(
-                f"Encounter started — mode **{mode}**, flow **{flow}**. {opening}. "
-                "The GM adds foes with `/init add`, players `/init join`; "
-                "`/init next` starts the turns. The tracker is pinned in this channel.",
+                f"Encounter started — mode **{mode}**, flow **{flow}**; the tracker is pinned "
+                "in this channel. The GM adds foes with `/init add`, players `/init join`. "
+                + opening_text(table.encounter),
                 log=False,
             )
 
@@ -321,13 +333,16 @@ class Initiative(
                 combatant = model.model_copy(update={"name": copy_name}, deep=True)
                 flow.add_combatant(encounter, combatant, self.bot.rng)
                 added.append(combatant)
-                table.note(f"{name_text(combatant.name)} joins the fight.", about=combatant)
-            names = ", ".join(name_text(c.name) for c in added)
+                table.note(
+                    f"{name_text(combatant.name)} joins the fight.", about=combatant, kind="detail"
+                )
+            names = ", ".join(f"**{name_text(c.name)}**" for c in added)
             if hidden:
                 text = f"Added hidden: {names}. Players do not see them until `/init reveal`."
             else:
                 text = f"Added {names}."
-            table.say(text, about=added, log=False)
+            when = [first_turn_text(encounter, c) for c in added]
+            table.say(" ".join([text, *filter(None, when)]), about=added, log=False)
 
     @app_commands.command(name="join", description="Join the fight with your character")
     @app_commands.describe(**JOIN_HELP)
@@ -373,7 +388,11 @@ class Initiative(
                 sheet = await table.state.claim_sheet(sheet.id)
             joining = _joining(sheet, character or user.display_name, user.id, typed)
             flow.add_combatant(encounter, joining, self.bot.rng)
-            table.say(f"**{name_text(joining.name)}** joins the fight.", about=joining)
+            joined = f"**{name_text(joining.name)}** joins the fight."
+            when = first_turn_text(encounter, joining)
+            table.say(
+                f"{joined} {when}" if when else joined, about=joining, log=joined, kind="detail"
+            )
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight")
     @app_commands.describe(
@@ -398,17 +417,25 @@ class Initiative(
         async with at_table(interaction) as table:
             turns.next_turn(table)
 
-    @app_commands.command(name="prev", description="Step back one turn (nothing ticks again)")
+    @app_commands.command(
+        name="prev",
+        description="Step back one turn, into the last round if need be (nothing ticks again)",
+    )
     async def prev(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
             encounter = table.gm("step back a turn")
+            round_before = encounter.round
             step = flow.retreat(encounter)
             actor = flow.by_id(encounter, step.current) if step.current else None
-            table.say(
-                f"Stepped back: it is {name_text(actor.name) if actor else 'nobody'}'s turn again.",
-                about=actor,
-                log=False,
-            )
+            again = f"it is **{name_text(actor.name) if actor else 'nobody'}**'s turn again."
+            if encounter.round != round_before:
+                again = (
+                    f"Back into round {encounter.round}: {again} Round {round_before} opens "
+                    "again when this round ends."
+                )
+            else:
+                again = f"Stepped back: {again}"
+            table.say(again, about=actor, log=False)
 
     @app_commands.command(name="round", description="End the round now")
     async def round(self, interaction: discord.Interaction) -> None:
@@ -502,6 +529,22 @@ class Initiative(
         pager = ListPage.pager(page, len(pages))
         buttons = {"view": pager} if pager is not None else {}
         await interaction.response.send_message(embed=pages[page], ephemeral=True, **buttons)
+
+    @app_commands.command(name="log", description="The fight's log so far as a file (only to you)")
+    async def log(self, interaction: discord.Interaction) -> None:
+        async with at_table(interaction) as table:
+            encounter = table.gm("read the fight's log")
+            rounds = await whole_log(table)
+        heading = f"The fight's log so far: {rounds_text(min(rounds), encounter.round)}"
+        text = fight_log(rounds, heading=heading, written=discord.utils.utcnow())
+        files = log_files(text, interaction.filesize_limit)
+        await interaction.response.send_message(
+            f"The fight's log so far, up to round {encounter.round}.",
+            files=files[:10],
+            ephemeral=True,
+        )
+        for start in range(10, len(files), 10):
+            await interaction.followup.send(files=files[start : start + 10], ephemeral=True)
 
     @app_commands.command(name="reveal", description="Show a hidden NPC to the players")
     @app_commands.describe(combatant="The hidden NPC to show on the tracker")

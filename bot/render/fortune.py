@@ -60,9 +60,10 @@ def hold_text(combatant: Combatant, held: Held) -> str:
         effect = f"+{held.bonus} initiative then"
     else:
         effect = f"it goes first then ({NO_BONUS_BECAUSE[held.mode]})"
-    lost = (
-        f"; its {_actions(held.actions_lost)} left this round are lost" if held.actions_lost else ""
-    )
+    lost = ""
+    if held.actions_lost:
+        verb = "is" if held.actions_lost == 1 else "are"
+        lost = f"; the {_actions(held.actions_lost)} it had left this round {verb} lost"
     return f"⏩ **{name_text(combatant.name)}** holds into round {held.into_round}: {effect}{lost}."
 
 

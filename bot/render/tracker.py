@@ -8,27 +8,62 @@ from bot.outbox import DESCRIPTION_LIMIT, FIELD_LIMIT, split_text
 from bot.render.fortune import declaration_mark
 from bot.render.text import actions_pips, grit_text, name_text, phase_title
 from bot.rules.declarations import shows_declarations
-from bot.rules.encounter import current_actor, is_broken, turns_running
+from bot.rules.encounter import current_actor, is_broken, surprised, turns_running
 from bot.rules.initiative import sacrifice_bonus
 from bot.rules.models import Combatant, Encounter
 
 TRACKER_COLOUR = discord.Colour.dark_gold()
 ENDED_COLOUR = discord.Colour.dark_grey()
 
+# Each line starts with where its combatant stands this round, then its side.
+ACTING, ACTED, TO_ACT, WAITING, HOLDING, BROKEN, NO_TURN = "▶", "✓", "▫", "⏸", "⏩", "✖", "·"
+POINTERS = frozenset((ACTING, ACTED, TO_ACT, WAITING, HOLDING, BROKEN, NO_TURN))
+SIDES = {"party": "🟦", "foes": "🟥"}
+# The one-line legend names only the marks a tracker shows, in this order.
+LEGEND = {
+    ACTING: "acting",
+    ACTED: "acted",
+    TO_ACT: "to act",
+    WAITING: "waiting",
+    HOLDING: "holding (+10 next round)",
+    BROKEN: "Broken",
+    NO_TURN: "no turn",
+    SIDES["party"]: "party",
+    SIDES["foes"]: "foes",
+    "👁": "hidden from players",
+}
+MODE_TEXT = {
+    "fortune": "fortune: initiative rolled each round",
+    "finesse": "finesse: the order by Finesse",
+    "sides": "sides: one roll per side",
+    "once": "once: initiative rolled at the start",
+}
+
+
+def standing(combatant: Combatant, encounter: Encounter, *, acting: bool) -> str:
+    """Return where a combatant stands this round: acting, acted, to act, waiting, Broken…"""
+    if acting:
+        return ACTING
+    if is_broken(combatant):
+        return BROKEN
+    if combatant.waiting:
+        return WAITING
+    if combatant.holding:
+        return HOLDING
+    if surprised(encounter, combatant):
+        return NO_TURN
+    if turns_running(encounter) and (combatant.acted_this_round or combatant.acted_out_of_turn):
+        return ACTED
+    return TO_ACT
+
 
 def marks(combatant: Combatant, encounter: Encounter) -> list[str]:
-    """Return the tracker's marks for a combatant: Haste, Wait, Hold, Prone, Broken…"""
+    """Return the tracker's marks for a combatant: Haste, acts out of turn, Prone, Specials…"""
     found = []
-    if is_broken(combatant):
-        found.append("✖ Broken")
     if combatant.hasted:
         found.append("⚡ Haste")
-    if combatant.waiting:
-        found.append("⏸ Waiting")
-    if combatant.holding:
-        found.append("⏩ Hold")
     if combatant.acted_out_of_turn:
-        found.append("↪ Acted (/act)")
+        found.append("↪ acted out of turn")
     for target in combatant.sacrifices:
         found.append(f"✚ +{sacrifice_bonus(combatant, target)} {target}")
     if combatant.prone:
@@ -41,23 +76,40 @@ def marks(combatant: Combatant, encounter: Encounter) -> list[str]:
     return found
 
 
-def combatant_line(combatant: Combatant, encounter: Encounter, *, acting: bool, exact: bool) -> str:
-    """Return one line of the tracker."""
-    pointer = "▶" if acting else "▫"
+def combatant_line(
+    combatant: Combatant, encounter: Encounter, *, acting: bool, exact: bool, ended: bool = False
+) -> str:
+    """Return one line of the tracker: standing, initiative, side, name, Grit, actions, marks."""
+    if ended:
+        pointer = BROKEN if is_broken(combatant) else NO_TURN
+    else:
+        pointer = standing(combatant, encounter, acting=acting)
     initiative = "—" if combatant.initiative is None else str(combatant.initiative)
-    name = f"**{name_text(combatant.name)}**"
+    name = f"{SIDES[combatant.side]} **{name_text(combatant.name)}**"
     if combatant.hidden:
         name += " 👁"
     parts = [
         f"{pointer} `{initiative:>3}` {name}",
         grit_text(combatant, exact=exact or not combatant.is_npc),
     ]
-    if turns_running(encounter) or combatant.actions_left != 2:
+    if not ended and (turns_running(encounter) or combatant.actions_left != 2):
         parts.append(actions_pips(combatant.actions_left))
     parts.extend(marks(combatant, encounter))
-    if combatant.declaration is not None and shows_declarations(encounter):
+    if combatant.declaration is not None and shows_declarations(encounter) and not ended:
         parts.append(declaration_mark(combatant.declaration))
     return " · ".join(parts)
+
+
+def legend(lines: list[str]) -> str:
+    """Return the one-line legend of the marks these lines show."""
+    pointers = {line.split(" ", 1)[0] for line in lines if line}
+    text = "\n".join(lines)
+    shown = [
+        f"{mark} {meaning}"
+        for mark, meaning in LEGEND.items()
+        if (mark in pointers if mark in POINTERS else mark in text)
+    ]
+    return "*" + " · ".join(shown) + "*" if shown else ""
 
 
 def fit_lines(lines: list[str], limit: int, keep: int = 0) -> str:
@@ -92,17 +144,19 @@ def ordered(encounter: Encounter) -> list[Combatant]:
     )
 
 
-def _lines(encounter: Encounter, gm_view: bool) -> list[str]:
+def _lines(encounter: Encounter, gm_view: bool, *, ended: bool = False) -> list[str]:
     """Return the tracker's lines: the order, then those waiting; hidden NPCs for the GM only."""
-    actor = current_actor(encounter)
+    actor = None if ended else current_actor(encounter)
     lines = []
     shown = [c for c in ordered(encounter) if gm_view or not c.hidden]
-    waiting = [c for c in shown if c.waiting]
+    waiting = [c for c in shown if c.waiting and not ended]
     for combatant in shown:
-        if combatant.waiting:
+        if combatant in waiting:
             continue
         acting = actor is not None and actor.id == combatant.id and (gm_view or not actor.hidden)
-        lines.append(combatant_line(combatant, encounter, acting=acting, exact=gm_view))
+        lines.append(
+            combatant_line(combatant, encounter, acting=acting, exact=gm_view, ended=ended)
+        )
     if waiting:
         lines.append("")
         lines.append("**Waiting** — may `/act` at any moment this round:")
@@ -116,6 +170,16 @@ def _lines(encounter: Encounter, gm_view: bool) -> list[str]:
     return lines
 
 
+def _footer(encounter: Encounter, gm_view: bool) -> str:
+    """Return the footer: how the order is found, the flow, and whose view this is."""
+    view = (
+        "GM view: exact Grit, hidden NPCs marked 👁"
+        if gm_view
+        else "NPCs' Grit shown as level and die"
+    )
+    return f"{MODE_TEXT[encounter.mode].capitalize()} · {encounter.flow} flow · {view}"
+
+
 def _embed(
     encounter: Encounter, description: str, *, gm_view: bool, page: str = ""
 ) -> discord.Embed:
@@ -127,11 +191,17 @@ def _embed(
     if actor is not None and (gm_view or not actor.hidden):
         note = "acting out of turn" if encounter.acting_now == actor.id else "to act"
         embed.add_field(name="Now", value=f"**{name_text(actor.name)}** {note}", inline=False)
-    embed.set_footer(
-        text=f"mode {encounter.mode} · flow {encounter.flow} · "
-        + ("GM view: exact values, hidden NPCs 👁" if gm_view else "Grit levels for NPCs")
-    )
+    elif actor is not None:  # a hidden NPC's turn: the table waits for the GM, who was pinged
+        embed.add_field(name="Now", value="The GM's turn", inline=False)
+    embed.set_footer(text=_footer(encounter, gm_view))
     return embed
+
+
+def _with_legend(lines: list[str], limit: int, keep: int = 0) -> str:
+    """Fit the lines within `limit` with their legend as the last line."""
+    key = legend(lines)
+    text = fit_lines(lines, limit - len(key) - 2, keep=keep)
+    return f"{text}\n\n{key}" if key else text
 
 
 def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Embed:
@@ -140,14 +210,17 @@ def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Emb
     A long one shows a window around the actor; `tracker_pages` has every line.
     """
     lines = _lines(encounter, gm_view)
-    acting_at = next((i for i, line in enumerate(lines) if line.startswith("▶")), 0)
-    description = fit_lines(lines, DESCRIPTION_LIMIT, keep=acting_at)
+    acting_at = next((i for i, line in enumerate(lines) if line.startswith(ACTING)), 0)
+    description = _with_legend(lines, DESCRIPTION_LIMIT, keep=acting_at)
     return _embed(encounter, description, gm_view=gm_view)
 
 
 def tracker_pages(encounter: Encounter, *, gm_view: bool) -> list[discord.Embed]:
     """Render the whole tracker as pages (/init list): every line, none cut."""
-    pieces = split_text("\n".join(_lines(encounter, gm_view)), DESCRIPTION_LIMIT)
+    lines = _lines(encounter, gm_view)
+    key = legend(lines)
+    pieces = split_text("\n".join(lines), DESCRIPTION_LIMIT - len(key) - 2)
+    pieces = [f"{piece}\n\n{key}" if key else piece for piece in pieces]
     if len(pieces) == 1:
         return [_embed(encounter, pieces[0], gm_view=gm_view)]
     return [
@@ -158,7 +231,7 @@ def tracker_pages(encounter: Encounter, *, gm_view: bool) -> list[discord.Embed]
 
 def actor_page(pages: list[discord.Embed]) -> int:
     """Return the index of the page that shows who acts now (the first if nobody does)."""
-    return next((i for i, p in enumerate(pages) if "\n▶" in f"\n{p.description}"), 0)
+    return next((i for i, p in enumerate(pages) if f"\n{ACTING}" in f"\n{p.description}"), 0)
 
 
 def standings_lines(encounter: Encounter) -> list[str]:
@@ -180,10 +253,13 @@ def standings_lines(encounter: Encounter) -> list[str]:
 
 
 def ended_embed(encounter: Encounter) -> discord.Embed:
-    """Render the tracker's last state once the encounter has ended, with the standings."""
-    embed = tracker_embed(encounter)
-    embed.title = f"Encounter ended after round {encounter.round}"
-    embed.colour = ENDED_COLOUR
+    """Render the tracker once the encounter has ended: nobody acts, the standings below."""
+    lines = _lines(encounter, False, ended=True)
+    embed = discord.Embed(
+        title=f"Encounter ended after round {encounter.round}",
+        description=_with_legend(lines, DESCRIPTION_LIMIT),
+        colour=ENDED_COLOUR,
+    )
     standings = "\n".join(standings_lines(encounter))
     if len(standings) > FIELD_LIMIT:  # every name is in the final standings posted below
         shown = [c for c in encounter.combatants if not c.hidden]
@@ -194,4 +270,5 @@ def ended_embed(encounter: Encounter) -> discord.Embed:
         )
     if standings:
         embed.add_field(name="Summary", value=standings, inline=False)
+    embed.set_footer(text="This encounter is over; /init start opens a new one.")
     return embed

@@ -16,16 +16,42 @@ from bot.rules import encounter as flow
 from bot.rules.encounter import RoundEnd, Step
 from bot.rules.grit import die_of
 from bot.rules.initiative import Ambush, InitiativeEntry
-from bot.rules.models import Combatant, Encounter, LogEntry
+from bot.rules.models import Combatant, Encounter, LogEntry, LogKind
 from bot.rules.results import Result
 
 SUMMARY_COLOUR = discord.Colour.blurple()
+LOG_NOTE = "*Every line of the fight: `/init log` (GM), and the file `/init end` posts.*"
+# What is said when the order passes a combatant by; a wait was said when it was declared.
 SKIP_TEXT = {
     "broken": "is Broken — turn skipped",
-    "waiting": "waits",
+    "waiting": None,
     "held": "is holding — turn passed",
     "surprised": "is surprised — no turn",
-    "acted": "already acted this round (/act) — turn passed",
+    "acted": "already acted this round (`/act`) — turn passed",
+}
+# What each phase of the `full` flow is for, and what to do now [000 The Flow Of Combat].
+PHASE_GUIDE = {
+    "start": "the GM describes the scene; `/init next` opens Question.",
+    "question": "players ask the GM about the scene before anyone commits; "
+    "`/init next` opens Declaration.",
+    "declaration": "declare what you will do (`/declare`) or Haste (`/haste`); "
+    "the GM's `/init next` {order} and starts the turns.",
+    "reaction": "those who waited may respond to what happened (`/act`); "
+    "`/init next` moves on to Resolution.",
+    "resolution": "what was declared this round is settled: answer any defense still open; "
+    "`/init next` moves on to Counter.",
+    "counter": "anyone still waiting may act now (`/act`), and open counter-attacks may be "
+    "taken; `/init next` moves on to Cleanup.",
+    "cleanup": "long actions and holds are settled; `/init next` posts the round's summary.",
+    "summary": "the round's summary is below; `/init next` opens round {next}.",
+}
+SUMMARY_GROUPS = {  # a round summary's groups, in order; details stay in the log file
+    "attack": "⚔️ Attacks",
+    "grit": "🩸 Grit",
+    "effect": "✨ Specials",
+    "declare": "📝 Declared",
+    "turn": "⏭️ Turns",
+    "event": "Also",
 }
 
 
@@ -39,6 +65,7 @@ class Line:
     text: Text
     about: tuple[Combatant, ...] = ()
     round: int | None = None  # the round whose log gets it; None: the current one
+    kind: LogKind = "event"  # what the line is about, for the round summary
 
 
 @dataclass
@@ -48,6 +75,7 @@ class Announcement:
     lines: list[Line] = field(default_factory=list)
     ping: int | None = None  # the player whose turn it is
     summary_round: int | None = None
+    gm_turn: bool = False  # the turn is a hidden NPC's: the GM must play it
 
 
 def _known(encounter: Encounter, ids: Iterable[int]) -> tuple[Combatant, ...]:
@@ -72,7 +100,7 @@ def _split(combatants: Sequence[Combatant]) -> tuple[list[Combatant], list[Comba
     return [c for c in combatants if not c.hidden], [c for c in combatants if c.hidden]
 
 
-Say = Callable[[Text, Iterable[Combatant]], None]
+Say = Callable[..., None]  # (text, about=(), kind="event")
 
 
 def initiative_text(entry: InitiativeEntry) -> str:
@@ -103,14 +131,47 @@ def turn_text(combatant: Combatant) -> str:
     )
 
 
+def first_turn_text(encounter: Encounter, newcomer: Combatant) -> str | None:
+    """Return when a combatant added mid-round first acts, or None before the turns begin."""
+    if not flow.turns_running(encounter):
+        return None  # it rolls (or takes its place) with everyone when the turns begin
+    name = f"**{name_text(newcomer.name)}**"
+    rolled = "" if newcomer.initiative is None else f" (initiative {newcomer.initiative})"
+    if newcomer.id in encounter.order and encounter.phase == "initiative":
+        place = encounter.order.index(newcomer.id)
+        if encounter.turn is None or place > encounter.turn:
+            return f"{name} acts later this round{rolled}."
+        return f"{name} first acts in round {encounter.round + 1}: its place{rolled} has passed."
+    return f"{name} first acts in round {encounter.round + 1}."
+
+
+def order_step(encounter: Encounter) -> str:
+    """Return what the GM's next `/init next` does to the order: rolls initiative or sets it."""
+    if encounter.mode == "finesse" or (encounter.mode == "once" and encounter.round > 1):
+        return "sets the order"
+    return "rolls initiative"
+
+
+def phase_text(encounter: Encounter, phase: str) -> str:
+    """Return what a phase is for and what to do now: "**Question** — players ask …"."""
+    guide = PHASE_GUIDE[phase].format(order=order_step(encounter), next=encounter.round + 1)
+    return f"**{PHASE_NAMES[phase]}** — {guide}"
+
+
+def opening_text(encounter: Encounter) -> str:
+    """Return the line that opens a round, naming its first phase and the real next step."""
+    round_name = "Round zero (the ambush)" if encounter.round == 0 else f"Round {encounter.round}"
+    return f"**{round_name}** opens. {phase_text(encounter, encounter.phase)}"
+
+
 def announce(encounter: Encounter, step: Step) -> Announcement:
     """Put a Step into words; each line says who it is about, so hidden NPCs stay hidden."""
     out = Announcement(summary_round=step.summary_round)
     # Lines belong to the round that ended, until the new round opens.
     log_round = step.round_end.round if step.round_end is not None else step.round
 
-    def say(text: Text, about: Iterable[Combatant] = ()) -> None:
-        out.lines.append(Line(text, tuple(about), log_round))
+    def say(text: Text, about: Iterable[Combatant] = (), kind: LogKind = "event") -> None:
+        out.lines.append(Line(text, tuple(about), log_round, kind))
 
     if step.ambush is not None:
         _ambush_lines(encounter, step.ambush, say)
@@ -121,32 +182,30 @@ def announce(encounter: Encounter, step: Step) -> Announcement:
             ids = {c.id for c in group}
             entries = [e for e in step.initiative if e.combatant_id in ids]
             if entries:
-                say(f"{label}: " + ", ".join(initiative_text(e) for e in entries), group)
+                line = f"{label}: " + ", ".join(initiative_text(e) for e in entries)
+                say(line, group, "detail")
     # What ended a turn comes before what starts the next one.
     for end in step.turn_ends:
         _effect_lines(encounter, end.combatant_id, end.effects, say)
     for start in step.turn_starts:
         _effect_lines(encounter, start.combatant_id, start.effects, say)
     for skip in step.skipped:
-        say(
-            f"{_name(encounter, skip.combatant_id)} {SKIP_TEXT[skip.reason]}.",
-            _known(encounter, [skip.combatant_id]),
-        )
+        if SKIP_TEXT[skip.reason] is not None:
+            who = _known(encounter, [skip.combatant_id])
+            say(f"{_name(encounter, skip.combatant_id)} {SKIP_TEXT[skip.reason]}.", who, "turn")
     if step.round_end is not None:
         _round_end_lines(encounter, step.round_end, say)
     if step.new_round is not None:
         log_round = step.new_round
-        opening = PHASE_NAMES[encounter.phase]
-        say(
-            f"**Round {step.new_round}** opens ({opening}): declare Haste now; "
-            "the GM's `/init next` starts the turns."
-        )
+        say(opening_text(encounter), (), "detail")
     elif step.phase != "initiative" and step.current is None and not step.initiative:
-        say(f"Phase: **{PHASE_NAMES[step.phase]}**.")
+        say(phase_text(encounter, step.phase), (), "detail")
     if step.current is not None:
         actor = flow.by_id(encounter, step.current)
-        say(_turn_line(encounter, actor, resumed=step.resumed), [actor])
-        if not actor.hidden:
+        say(_turn_line(encounter, actor, resumed=step.resumed), [actor], "detail")
+        if actor.hidden:
+            out.gm_turn = True
+        else:
             out.ping = actor.controller_id
     return out
 
@@ -174,7 +233,7 @@ def _ambush_lines(encounter: Encounter, ambush: Ambush, say: Say) -> None:
             if r.combatant_id in ids
         )
         if rolls:
-            say(f"Ambush against Perception {ambush.perception}: {rolls}", group)
+            say(f"Ambush against Perception {ambush.perception}: {rolls}", group, "turn")
 
 
 def _effect_lines(
@@ -183,7 +242,7 @@ def _effect_lines(
     about = _known(encounter, [combatant_id])
     for effect in effects:
         if effect_text(effect, gm_view=True) is not None:
-            say(functools.partial(_effect_text, effect), about)
+            say(functools.partial(_effect_text, effect), about, "effect")
 
 
 def _effect_text(effect: Result, gm_view: bool) -> str:
@@ -194,27 +253,46 @@ def _round_end_lines(encounter: Encounter, end: RoundEnd, say: Say) -> None:
     """Say how the round ended and who holds: hidden holders are the GM's business."""
     seen, hidden = _split(_known(encounter, end.held))
     if end.all_waiting and seen:
-        verb = "holds" if len(seen) == 1 else "hold"
         say(
-            f"Everyone left was waiting: round {end.round} passes, and {_names(seen)} {verb}.", seen
+            f"Everyone left was waiting: round {end.round} passes, and {_holds(seen)}.",
+            seen,
+            "turn",
         )
     elif seen:
-        verb = "holds" if len(seen) == 1 else "hold"
-        say(f"Round {end.round} ends; {_names(seen)} {verb} into the next round.", seen)
+        say(f"Round {end.round} ends; {_holds(seen)}.", seen, "turn")
     else:
-        say(f"Round {end.round} ends.")
+        say(f"Round {end.round} ends.", (), "detail")
     if hidden:
-        verb = "holds" if len(hidden) == 1 else "hold"
-        say(f"{_names(hidden)} {verb} into the next round.", hidden)
+        say(f"{_holds(hidden)}.", hidden, "turn")
     for ended in end.essences_ended:  # an essence whose rounds ran out [002]
         who = _known(encounter, [ended.combatant_id])
         raw = who[0].name if who else "someone who left"  # the renderer escapes it
-        say(essence_ended_text(raw, ended), who)
+        say(essence_ended_text(raw, ended), who, "effect")
+
+
+def _holds(combatants: Sequence[Combatant]) -> str:
+    """Return "Mira holds into the next round" or "Mira and Brom hold …"."""
+    verb = "holds" if len(combatants) == 1 else "hold"
+    return f"{_names(combatants)} {verb} into the next round"
+
+
+def summary_lines(entries: list[LogEntry]) -> list[str]:
+    """Return a round's summary: what happened, grouped, without the details (the log has them)."""
+    groups: dict[str, list[str]] = {kind: [] for kind in SUMMARY_GROUPS}
+    for entry in entries:
+        if entry.kind != "detail" and entry.line not in groups[entry.kind]:
+            groups[entry.kind].append(entry.line)
+    lines = []
+    for kind, title in SUMMARY_GROUPS.items():
+        if groups[kind]:
+            lines.append(f"**{title}**")
+            lines.extend(f"• {line}" for line in groups[kind])
+    return lines or ["Nothing happened beyond the turns."]
 
 
 def summary_embeds(round: int, entries: list[LogEntry]) -> list[discord.Embed]:
-    """Render a round's summary from its action log, in order: in several embeds if long."""
-    lines = [f"• {entry.text}" for entry in entries] or ["• Nothing was recorded this round."]
+    """Render a round's summary from its action log, grouped: in several embeds if long."""
+    lines = [*summary_lines(entries), "", LOG_NOTE]
     pieces = split_text("\n".join(lines), DESCRIPTION_LIMIT)
     title = f"Round {round} summary"
     return [

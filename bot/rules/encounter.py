@@ -8,7 +8,7 @@ the encounter once.
 from __future__ import annotations
 
 import random
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import Field, SerializeAsAny
 
@@ -24,8 +24,8 @@ from bot.rules.initiative import (
     order_for_round,
     roll_ambush,
 )
-from bot.rules.models import MAX_NAME_LENGTH, Combatant, Encounter, Phase
-from bot.rules.names import clean_name, same_name
+from bot.rules.models import MAX_NAME_LENGTH, Combatant, Encounter, Phase, RoundSnapshot
+from bot.rules.names import clean_name, name_key, same_name
 from bot.rules.results import Result
 from bot.rules.state import (
     OPENING_PHASES,
@@ -51,6 +51,21 @@ MAX_COMBATANTS = 100  # per encounter; a longer tracker shows a window around th
 
 # Phases after the last turn in the `full` flow [GAME.md §5 Round flow].
 CLOSING_PHASES: tuple[Phase, ...] = ("reaction", "resolution", "counter", "cleanup", "summary")
+
+# A combatant's state of the round: what /init prev brings back of the previous round.
+ROUND_STATE = (
+    "initiative",
+    "actions_left",
+    "hasted",
+    "waiting",
+    "holding",
+    "acted_this_round",
+    "acted_out_of_turn",
+    "declaration",
+    "minor_acts",
+    "sacrifices",
+    "moved_m",
+)
 
 SkipReason = Literal["broken", "waiting", "held", "surprised", "acted"]
 
@@ -300,27 +315,113 @@ def end_round(encounter: Encounter, hooks: TurnHooks | None = None) -> Step:
     ends = []
     if ended is not None and encounter.phase == "initiative":
         ends = [_end_turn(encounter, ended, hooks)]
+    if encounter.phase == "initiative":
+        _remember_round(encounter)
     step = _close_and_open(encounter, all_waiting=False, ended=ended.id if ended else None)
     return step.model_copy(update={"turn_ends": ends})
 
 
 def retreat(encounter: Encounter) -> Step:
-    """Do what /init prev does: step back to the previous actor; nothing ticks again."""
+    """Do what /init prev does: step back to the previous turn, into the last round if need be.
+
+    Nothing ticks again: turn starts and ends run once per round (`turn_started_round`,
+    `turn_ended_round`), and a round's Cleanup once (`cleaned_round`).
+    """
     if encounter.acting_now is not None:
         raise RuleViolation("Finish the current /act first (/init next), then step back.")
-    if encounter.phase != "initiative" or encounter.turn is None:
-        raise RuleViolation("There is no turn to step back from yet.")
-    for index in range(encounter.turn - 1, -1, -1):
+    if encounter.phase == "initiative" and encounter.turn is not None:
+        for index in range(encounter.turn - 1, -1, -1):
+            combatant = by_id(encounter, encounter.order[index])
+            if _skip_reason(encounter, combatant) is not None:
+                continue  # it was passed over, not a turn to return to
+            by_id(encounter, encounter.order[encounter.turn]).acted_this_round = False
+            combatant.acted_this_round = False
+            encounter.turn = index
+            return _step(encounter)
+        return _back_into_previous_round(encounter)
+    if encounter.phase in CLOSING_PHASES:
+        return _back_to_last_turn(encounter)  # the `full` flow, after the round's turns
+    return _back_into_previous_round(encounter)
+
+
+def _last_turn(encounter: Encounter) -> int | None:
+    """Return the index of the round's last turn taken in its order, if any."""
+    for index in range(len(encounter.order) - 1, -1, -1):
         combatant = by_id(encounter, encounter.order[index])
-        if _skip_reason(encounter, combatant) is not None:
-            continue  # it was passed over, not a turn to return to
-        by_id(encounter, encounter.order[encounter.turn]).acted_this_round = False
-        combatant.acted_this_round = False
-        encounter.turn = index
-        return _step(encounter)
-    raise RuleViolation(
-        f"This is the first turn of round {encounter.round}; /init prev does not go back "
-        "into the previous round."
+        if combatant.acted_this_round and not combatant.acted_out_of_turn:
+            return index
+    return None
+
+
+def _reopen_turn(encounter: Encounter, index: int) -> Step:
+    """Make the turn at `index` the current one again, as if it had not ended."""
+    encounter.phase = "initiative"
+    encounter.turn = index
+    encounter.acting_now = None
+    encounter.turn_passed = False
+    by_id(encounter, encounter.order[index]).acted_this_round = False
+    return _step(encounter)
+
+
+def _back_to_last_turn(encounter: Encounter) -> Step:
+    """Step back from the phases after the turns into the round's last turn."""
+    last = _last_turn(encounter)
+    if last is None:
+        raise RuleViolation(
+            f"Nobody took a turn in round {encounter.round}; there is none to go back to."
+        )
+    return _reopen_turn(encounter, last)
+
+
+def _back_into_previous_round(encounter: Encounter) -> Step:
+    """Step back from a round's start into the last turn of the round before [bot].
+
+    The previous round comes back as its last turn left it: its order, who had acted,
+    who waited, actions and Haste. This round's initiative, if rolled, is rolled again.
+    """
+    saved = encounter.previous_round
+    if saved is None or saved.round != encounter.round - 1:
+        before = (
+            ""
+            if encounter.round <= 1
+            else f" (it steps back into round {encounter.round - 1} only once)"
+        )
+        raise RuleViolation(
+            f"This is the start of round {encounter.round}; there is no turn before it to go back to{before}."
+        )
+    present = {c.id for c in encounter.combatants}
+    for combatant in encounter.combatants:
+        state = saved.combatants.get(combatant.id)
+        if state is not None:  # a newcomer of this round keeps its own
+            for name in ROUND_STATE:
+                setattr(combatant, name, state.get(name, _round_default(name)))
+    encounter.round = saved.round
+    encounter.order = [cid for cid in saved.order if cid in present]
+    encounter.previous_round = None  # one round back at most
+    last = _last_turn(encounter)
+    if last is None:
+        raise RuleViolation(
+            f"Nobody took a turn in round {saved.round}; there is none to go back to."
+        )
+    return _reopen_turn(encounter, last)
+
+
+def _round_default(name: str) -> Any:
+    """Return a fresh round's value of a combatant's field."""
+    field = Combatant.model_fields[name]
+    return field.get_default(call_default_factory=True)
+
+
+def _remember_round(encounter: Encounter) -> None:
+    """Keep the round as its last turn left it, before Cleanup, for /init prev."""
+    encounter.previous_round = RoundSnapshot(
+        round=encounter.round,
+        order=list(encounter.order),
+        turn=encounter.turn,
+        combatants={
+            c.id: c.model_dump(include=set(ROUND_STATE), exclude_defaults=True)
+            for c in encounter.combatants
+        },
     )
 
 
@@ -559,6 +660,7 @@ def _next_turn(
     # Nobody left who can take a turn. If some are waiting, everyone left is waiting:
     # the round passes and they hold [003].
     all_waiting = any(c.waiting for c in encounter.combatants)
+    _remember_round(encounter)
     if encounter.flow == "full":
         encounter.phase = "reaction"
         encounter.turn = None
@@ -575,7 +677,7 @@ def _closing_phase(encounter: Encounter) -> Step:
     encounter.phase = CLOSING_PHASES[CLOSING_PHASES.index(encounter.phase) + 1]
     encounter.acting_now = None
     if encounter.phase == "cleanup":
-        return _step(encounter, round_end=_cleanup(encounter, all_waiting=False))
+        return _step(encounter, round_end=_cleanup_once(encounter, all_waiting=False))
     if encounter.phase == "summary":
         return _step(encounter, summary_round=encounter.round)
     return _step(encounter)
@@ -600,6 +702,18 @@ def _cleanup(encounter: Encounter, *, all_waiting: bool) -> RoundEnd:
     )
 
 
+def _cleanup_once(encounter: Encounter, *, all_waiting: bool) -> RoundEnd:
+    """Run the round's Cleanup, once: after /init prev stepped back, only the holds again."""
+    if encounter.cleaned_round == encounter.round:
+        held = [c.id for c in encounter.combatants if c.waiting]
+        for combatant in encounter.combatants:
+            if combatant.waiting:
+                _hold(combatant)
+        return RoundEnd(round=encounter.round, held=held, all_waiting=all_waiting and bool(held))
+    encounter.cleaned_round = encounter.round
+    return _cleanup(encounter, all_waiting=all_waiting)
+
+
 def _open_round(encounter: Encounter) -> None:
     """Open the next round at its first phase; per-round state starts afresh."""
     encounter.round += 1
@@ -616,7 +730,7 @@ def _open_round(encounter: Encounter) -> None:
 def _close_and_open(encounter: Encounter, *, all_waiting: bool, ended: int | None) -> Step:
     """Run Cleanup, ask for the round's Summary and open the next round, in one step."""
     finished = encounter.round
-    round_end = _cleanup(encounter, all_waiting=all_waiting)
+    round_end = _cleanup_once(encounter, all_waiting=all_waiting)
     _open_round(encounter)
     return _step(
         encounter,

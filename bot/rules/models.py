@@ -6,7 +6,7 @@ know nothing of Discord or SQLite; Discord users appear only as integer ids.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -232,11 +232,37 @@ class Combatant(Stats):
     turn_ended_round: int | None = None  # turn-end effects ran in this round already
 
 
+# What a line of the fight's log is about: round summaries group by it, and leave out the
+# details (joins, initiative rolls, turn starts, phases), which the log file keeps [bot].
+LogKind = Literal["detail", "attack", "grit", "effect", "turn", "declare", "event"]
+_KIND_MARK = "\x1f"  # between a line's kind and its text: names never hold control characters
+
+
+def log_text(kind: LogKind, line: str) -> str:
+    """Return a log line as stored: its kind in front of its text (`attack\x1fMira hits …`)."""
+    return line if kind == "event" else f"{kind}{_KIND_MARK}{line}"
+
+
 class LogEntry(Model):
-    """One line of the encounter's action log; round summaries are built from these."""
+    """One line of the encounter's action log; round summaries and the log file are built from these.
+
+    Every store keeps a line as one text (`log_text`); one stored without a kind is an event.
+    """
 
     round: int
     text: str
+
+    @property
+    def kind(self) -> LogKind:
+        """Return what the line is about."""
+        kind, mark, _line = self.text.partition(_KIND_MARK)
+        return kind if mark and kind in get_args(LogKind) else "event"  # type: ignore[return-value]
+
+    @property
+    def line(self) -> str:
+        """Return the line as it reads."""
+        kind, mark, line = self.text.partition(_KIND_MARK)
+        return line if mark and kind in get_args(LogKind) else self.text
 
 
 class PendingAttack(Model):
@@ -273,6 +299,15 @@ class CounterOffer(Model):
     distance: int = 0
 
 
+class RoundSnapshot(Model):
+    """A round as its last turn left it, so `/init prev` can step back into it [bot]."""
+
+    round: int
+    order: list[int]
+    turn: int | None  # the last turn taken (an index into order)
+    combatants: dict[int, dict[str, Any]]  # each one's state of the round, by combatant id
+
+
 class Encounter(Model):
     """One channel's fight: its combatants, the round, whose turn it is."""
 
@@ -297,3 +332,5 @@ class Encounter(Model):
     tracker_message_id: int | None = None
     pending_attacks: list[PendingAttack] = Field(default_factory=list)  # awaiting a defense
     counter_offers: list[CounterOffer] = Field(default_factory=list)  # natural 1s, this round
+    previous_round: RoundSnapshot | None = None  # the last round's end, for /init prev
+    cleaned_round: int | None = None  # the round whose Cleanup ran (never twice)

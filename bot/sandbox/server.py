@@ -55,7 +55,14 @@ from bot.sandbox.records import (
     StoredMessage,
 )
 from bot.sandbox.snowflake import DISCORD_EPOCH_MS, SnowflakeGenerator, iso, snowflake_ms
-from bot.sandbox.validate import check_choices, check_commands, check_message, check_modal
+from bot.sandbox.validate import (
+    ATTACHMENT_SIZE_LIMIT,
+    check_choices,
+    check_commands,
+    check_files,
+    check_message,
+    check_modal,
+)
 from bot.sandbox.world import DM, Channel, Guild, Member, User
 
 log = logging.getLogger("bot.sandbox.server")
@@ -315,6 +322,9 @@ class LoopbackDiscord:
         self.heartbeat_interval = heartbeat_interval
         self.pin_notices = pin_notices
         self.ids = SnowflakeGenerator()
+        # Files the bot uploaded, by attachment id; larger ones are refused as Discord does.
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
+        self.attachment_bodies: dict[str, bytes] = {}
 
         self.messages: dict[int, StoredMessage] = {}
         self.channel_messages: dict[int, list[int]] = {}
@@ -734,9 +744,11 @@ class LoopbackDiscord:
                     body = json.loads(await part.text())
                 else:
                     content = await part.read()
+                    file_id = str(self.ids.next())
+                    self.attachment_bodies[file_id] = bytes(content)
                     files.append(
                         {
-                            "id": str(self.ids.next()),
+                            "id": file_id,
                             "filename": part.filename or part.name or "file",
                             "size": len(content),
                             "content_type": part.headers.get(
@@ -774,6 +786,10 @@ class LoopbackDiscord:
             method, template, path, 0, loop.time(), body=body, params=dict(request.query)
         )
         self.calls.append(call)
+        refused = check_files(files, self.attachment_size_limit)
+        if refused is not None:  # too large or too many files: Discord refuses the request
+            call.status = refused[0]
+            return json_response(refused[1], refused[0])
 
         public = template.startswith(("/interactions/", "/webhooks/{webhook_id}/{webhook_token}"))
         if not public and not self._authorized(request):
@@ -1275,7 +1291,7 @@ class LoopbackDiscord:
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.attachment_size_limit,
         }
         if channel.is_dm:
             payload = self._in_dm(payload, member, channel)
@@ -1818,6 +1834,7 @@ class LoopbackDiscord:
                 record.channel,
                 self.bot_user,
                 data if kind == 4 else {"flags": data.get("flags", 0)},
+                files=req.files if kind == 4 else None,
                 type=msg_type,
                 interaction=record,
                 extra_flags=flags,
@@ -1832,7 +1849,7 @@ class LoopbackDiscord:
                 problem = check_message(data, creating=False)
                 if problem:
                     raise _Reply(400, problem)
-                self.edit_message(message, data)
+                self.edit_message(message, data, req.files)
         elif kind == 8:
             choices = data.get("choices") or []
             problem = check_choices(choices)

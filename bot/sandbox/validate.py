@@ -19,6 +19,9 @@ from bot.sandbox.records import (
 
 Path = tuple[str | int, ...]
 
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # bytes per file, a server without boosts [Discord]
+FILES_PER_MESSAGE = 10  # [Discord]
+
 
 class FormErrors:
     """Collect field errors and build Discord's nested `errors` object."""
@@ -44,6 +47,17 @@ class FormErrors:
                 node = node.setdefault(str(part), {})
             node.setdefault("_errors", []).append({"code": code, "message": message})
         return {"message": "Invalid Form Body", "code": 50035, "errors": errors}
+
+
+def check_files(files: list[dict[str, Any]], limit: int) -> tuple[int, dict[str, Any]] | None:
+    """Return Discord's status and body refusing uploaded files, or None if they may be sent."""
+    if any(int(f.get("size", 0)) > limit for f in files):
+        return 413, {"message": "Request entity too large", "code": 40005}
+    if len(files) > FILES_PER_MESSAGE:
+        errors = FormErrors()
+        errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+        return 400, errors.body() or {}
+    return None
 
 
 def check_message(payload: dict[str, Any], *, creating: bool) -> dict[str, Any] | None:

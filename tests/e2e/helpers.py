@@ -37,31 +37,40 @@ async def tracker(table: SandboxTable, channel: str = "table-1") -> str:
     return table.render(pinned[0])
 
 
-def order_in(text: str) -> list[str]:
-    """Return the combatant names of a rendered tracker, top to bottom."""
-    names = []
+POINTERS = ("▶", "✓", "▫", "⏸", "⏩", "✖", "·")  # where each combatant stands this round
+SIDES = ("🟦 ", "🟥 ")
+
+
+def _combatant_lines(text: str) -> list[tuple[str, str, list[str]]]:
+    """Return (pointer and initiative, name, the rest) of each combatant line of a tracker."""
+    found = []
     for line in text.splitlines():
         line = line.strip(" |")
-        if line.startswith(("▶", "▫")):
-            names.append(line.split(" · ")[0].split(maxsplit=2)[-1].strip())
-    return names
+        head, *rest = line.split(" · ")
+        parts = head.split(maxsplit=2)
+        if len(parts) < 3 or parts[0] not in POINTERS:
+            continue
+        pointer, initiative, name = parts
+        if not (initiative == "—" or initiative.lstrip("-").isdigit()):
+            continue  # the legend, not a combatant
+        for side in SIDES:
+            name = name.removeprefix(side)
+        found.append((f"{pointer} {initiative}", name.strip(), rest))
+    return found
+
+
+def order_in(text: str) -> list[str]:
+    """Return the combatant names of a rendered tracker, top to bottom."""
+    return [name for _head, name, _rest in _combatant_lines(text)]
 
 
 def acting(text: str) -> str | None:
     """Return the name marked ▶ (acting now) in a rendered tracker, if any."""
-    for line in text.splitlines():
-        line = line.strip(" |")
-        if line.startswith("▶"):
-            return line.split(" · ")[0].split(maxsplit=2)[-1].strip()
-    return None
+    return next((name for head, name, _ in _combatant_lines(text) if head[0] == "▶"), None)
 
 
 def rows(text: str) -> list[str]:
-    """Return each combatant line of a rendered tracker without its Grit: "▶ 16 Mira · ●○"."""
-    found = []
-    for line in text.splitlines():
-        line = line.strip(" |")
-        if line.startswith(("▶", "▫")):
-            head, _grit, *rest = line.split(" · ")
-            found.append(" · ".join([" ".join(head.split()), *rest]))
-    return found
+    """Return each combatant line of a rendered tracker without side and Grit: "▶ 16 Mira · ●○"."""
+    return [
+        " · ".join([f"{head} {name}", *rest[1:]]) for head, name, rest in _combatant_lines(text)
+    ]

@@ -344,3 +344,34 @@ async def test_a_new_member_can_act_at_once(table: SandboxTable) -> None:
     table.server.add_member("carol", roles=["GM"])
     reply = await table.user("carol").run("/probe whoami")
     assert reply.content.startswith("carol roles=GM ")
+
+
+async def test_an_oversized_file_is_refused_as_discord_does(server: LoopbackDiscord) -> None:
+    """A file over the upload limit (10 MiB without boosts), or an 11th file, was stored."""
+    server.attachment_size_limit = 1000
+    channel = server.channel("table-1")
+    url = f"{server.api_base}/channels/{channel.id}/messages"
+    headers = {"Authorization": "Bot sandbox-token"}
+
+    def form(*sizes: int) -> aiohttp.FormData:
+        data = aiohttp.FormData()
+        data.add_field("payload_json", '{"content": "log"}', content_type="application/json")
+        for n, size in enumerate(sizes):
+            data.add_field(f"files[{n}]", b"x" * size, filename=f"f{n}.md")
+        return data
+
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, data=form(1001), headers=headers) as response:
+            assert response.status == 413
+            assert await response.json() == {"message": "Request entity too large", "code": 40005}
+        async with http.post(url, data=form(*[10] * 11), headers=headers) as response:
+            assert response.status == 400
+            assert (await response.json())["errors"]["attachments"]["_errors"][0]["code"] == (
+                "BASE_TYPE_MAX_LENGTH"
+            )
+        async with http.post(url, data=form(1000), headers=headers) as response:
+            assert response.status == 200
+            sent = await response.json()
+    [attachment] = sent["attachments"]
+    assert attachment["size"] == 1000 and server.attachment_bodies[attachment["id"]] == b"x" * 1000
+    assert [m.content for m in server.channel_log(channel)] == ["log"]

@@ -1,0 +1,72 @@
+"""The fight's log as a Markdown file: every line the table was told, round by round.
+
+`/init log` attaches it for the GM, and `/init end` posts the whole fight's before the
+encounter is deleted. The log holds what players may read (a hidden NPC's lines never go
+into it), so the file may be shown to the table.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from datetime import datetime
+
+import discord
+
+from bot.rules.models import LogEntry
+
+FILE_NAME = "fight-log"
+
+
+def rounds_text(first: int, last: int) -> str:
+    """Return "round 2" or "rounds 1–3"."""
+    return f"round {last}" if first == last else f"rounds {first}–{last}"
+
+
+def fight_log(
+    rounds: Mapping[int, list[LogEntry]], *, heading: str, written: datetime | None = None
+) -> str:
+    """Return the log as Markdown: a heading, then each round's lines in order."""
+    lines = [f"# {heading}", ""]
+    if written is not None:
+        lines += [f"Written {written:%Y-%m-%d %H:%M} UTC.", ""]
+    for number in sorted(rounds):
+        if not rounds[number]:
+            continue
+        title = "Round zero (the ambush)" if number == 0 else f"Round {number}"
+        lines += [f"## {title}", "", *(f"- {entry.line}" for entry in rounds[number]), ""]
+    if len(lines) <= 4:
+        lines.append("Nothing has been recorded yet.")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def log_parts(text: str, limit: int) -> list[bytes]:
+    """Split the log into files of at most `limit` bytes each, at line ends (whole lines)."""
+    parts: list[bytes] = []
+    current = b""
+    for line in text.splitlines(keepends=True):
+        encoded = line.encode()
+        while len(encoded) > limit:  # one line longer than a file: cut it (never happens)
+            if current:
+                parts.append(current)
+                current = b""
+            parts.append(encoded[:limit])
+            encoded = encoded[limit:]
+        if len(current) + len(encoded) > limit:
+            parts.append(current)
+            current = b""
+        current += encoded
+    if current or not parts:
+        parts.append(current)
+    return parts
+
+
+def log_files(text: str, limit: int) -> list[discord.File]:
+    """Return the log as Markdown files within Discord's size limit: one, or numbered parts."""
+    parts = log_parts(text, limit)
+    if len(parts) == 1:
+        return [discord.File(io.BytesIO(parts[0]), filename=f"{FILE_NAME}.md")]
+    return [
+        discord.File(io.BytesIO(part), filename=f"{FILE_NAME}-part-{n}-of-{len(parts)}.md")
+        for n, part in enumerate(parts, start=1)
+    ]
