@@ -99,8 +99,9 @@ def wait(table: Table, name: str | None) -> None:
     """Wait: pass over the combatant's turn; on its own turn the order moves on at once."""
     combatant = table.pick(name, "act")
     encounter = table.encounter
+    round_number = encounter.round  # the last wait of a round ends it
     waited = fortune.wait(encounter, combatant, table.bot.hooks)
-    table.say(wait_text(combatant), about=combatant, kind="turn")  # said once, here
+    table.say(wait_text(combatant), about=combatant, round=round_number, kind="turn")
     if waited.own_turn:
         table.announce(announce(encounter, waited.step))  # the next turn
 

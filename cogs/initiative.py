@@ -336,7 +336,7 @@ class Initiative(
                 table.note(
                     f"{name_text(combatant.name)} joins the fight.", about=combatant, kind="detail"
                 )
-            names = ", ".join(f"**{name_text(c.name)}**" for c in added)
+            names = ", ".join(name_text(c.name) for c in added)
             if hidden:
                 text = f"Added hidden: {names}. Players do not see them until `/init reveal`."
             else:

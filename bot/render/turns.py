@@ -135,7 +135,7 @@ def first_turn_text(encounter: Encounter, newcomer: Combatant) -> str | None:
     """Return when a combatant added mid-round first acts, or None before the turns begin."""
     if not flow.turns_running(encounter):
         return None  # it rolls (or takes its place) with everyone when the turns begin
-    name = f"**{name_text(newcomer.name)}**"
+    name = name_text(newcomer.name)
     rolled = "" if newcomer.initiative is None else f" (initiative {newcomer.initiative})"
     if newcomer.id in encounter.order and encounter.phase == "initiative":
         place = encounter.order.index(newcomer.id)
@@ -202,7 +202,9 @@ def announce(encounter: Encounter, step: Step) -> Announcement:
         say(phase_text(encounter, step.phase), (), "detail")
     if step.current is not None:
         actor = flow.by_id(encounter, step.current)
-        say(_turn_line(encounter, actor, resumed=step.resumed), [actor], "detail")
+        out_of_turn = encounter.acting_now == actor.id and not step.resumed
+        kind: LogKind = "turn" if out_of_turn else "detail"  # an /act is news; a turn is not
+        say(_turn_line(encounter, actor, resumed=step.resumed), [actor], kind)
         if actor.hidden:
             out.gm_turn = True
         else:

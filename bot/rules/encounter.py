@@ -381,13 +381,10 @@ def _back_into_previous_round(encounter: Encounter) -> Step:
     """
     saved = encounter.previous_round
     if saved is None or saved.round != encounter.round - 1:
-        before = (
-            ""
-            if encounter.round <= 1
-            else f" (it steps back into round {encounter.round - 1} only once)"
-        )
+        why = "" if encounter.round <= 1 else " (/init prev steps back one round at most)"
         raise RuleViolation(
-            f"This is the start of round {encounter.round}; there is no turn before it to go back to{before}."
+            f"This is the start of round {encounter.round}; there is no turn before it "
+            f"to go back to{why}."
         )
     present = {c.id for c in encounter.combatants}
     for combatant in encounter.combatants:

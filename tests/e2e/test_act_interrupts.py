@@ -68,7 +68,7 @@ async def test_the_interrupted_actor_waiting_mid_act_passes_its_turn(fast) -> No
     ended = await table.user("bob").run("/init next")
     assert "**Orc**'s turn" in ended.content and "Mira" not in ended.content
     text = await tracker(table)
-    assert acting(text) == "Orc" and "⏸ Waiting" in text
+    assert acting(text) == "Orc" and "Waiting — may /act at any moment" in text
     assert order_in(text)[-1] == "Mira"  # listed under Waiting: she may still /act this round
     acted = await table.user("alice").run("/act")
     assert "**Mira** acts now, out of turn" in acted.content

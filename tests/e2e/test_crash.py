@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules.models import Encounter
+from bot.rules.models import Encounter, LogEntry
 from bot.sandbox.client import InteractionResult, SandboxTable
 from bot.sandbox.harness import BotProcess
 from bot.sandbox.records import StoredMessage
 from bot.sandbox.server import LoopbackDiscord
+from tests.e2e.helpers import unmentioned
 from tests.e2e.invariants import tracker_shows
 
 pytestmark = pytest.mark.e2e
@@ -46,7 +47,12 @@ def read_log(db: Path, channel_id: int) -> list[str]:
         rows = conn.execute(
             "SELECT text FROM encounter_log WHERE channel_id = ? ORDER BY id", (channel_id,)
         ).fetchall()
-    return [row[0] for row in rows]
+    return [as_read(LogEntry(round=0, text=row[0]).line) for row in rows]  # without its kind
+
+
+def as_read(line: str) -> str:
+    """Return a line as a reader sees it: commands by name (a reply makes them mentions)."""
+    return unmentioned(line).replace("`", "")
 
 
 def kill_on_answer(
@@ -190,7 +196,7 @@ def expected_lines(sent: Sent) -> list[str]:
     if sent.kind == "grit":
         return [reply.content]
     if sent.kind == "next":
-        return [PING.sub("", line) for line in reply.content.splitlines()]
+        return [as_read(PING.sub("", line)) for line in reply.content.splitlines()]
     fields = {f["name"]: f["value"] for f in (reply.embed or {}).get("fields", [])}
     return [fields["Grit"]] if "Grit" in fields else []
 

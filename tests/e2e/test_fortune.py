@@ -66,7 +66,7 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
         "▶ 16 Mira · ●○ · ⚡ Haste",
         "▫ 14 Goblin · ●●",
         "▫ 2 Orc · ●●",
-        "▫ 6 Brom · ●● · ⏸ Waiting",
+        "⏸ 6 Brom · ●●",  # listed under Waiting
     ]
 
     await alice.run("/init next")
@@ -76,8 +76,8 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
     assert [str(user) for user in acted.message.allowed_mentions["users"]] == [str(bob.id)]
     text = await tracker(table)
     assert rows(text) == [
-        "▫ 16 Mira · ●○ · ⚡ Haste",
-        "▫ 14 Goblin · ●●",
+        "✓ 16 Mira · ●○ · ⚡ Haste",  # her turn is over
+        "▫ 14 Goblin · ●●",  # its turn waits for Brom's act
         "▶ 6 Brom · ●●",
         "▫ 2 Orc · ●●",
     ]
@@ -86,9 +86,9 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
     resumed = await bob.run("/init next")
     assert "Back to Goblin's turn" in resumed.text
     assert rows(await tracker(table)) == [
-        "▫ 16 Mira · ●○ · ⚡ Haste",
+        "✓ 16 Mira · ●○ · ⚡ Haste",
         "▶ 14 Goblin · ●●",
-        "▫ 6 Brom · ●● · ↪ Acted (/act)",
+        "✓ 6 Brom · ●● · ↪ acted out of turn",
         "▫ 2 Orc · ●●",
     ]
 
@@ -96,10 +96,10 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
     held = await gm.run("/hold combatant:Orc")
     assert "Orc holds into round 2: +10 initiative then" in held.text
     assert rows(await tracker(table)) == [
-        "▫ 16 Mira · ●○ · ⚡ Haste",
+        "✓ 16 Mira · ●○ · ⚡ Haste",
         "▶ 14 Goblin · ●●",
-        "▫ 6 Brom · ●● · ↪ Acted (/act)",
-        "▫ 2 Orc · ○○ · ⏩ Hold",
+        "✓ 6 Brom · ●● · ↪ acted out of turn",
+        "⏩ 2 Orc · ○○",
     ]
 
     ended = await gm.run("/init next")
@@ -112,7 +112,7 @@ async def test_a_fortune_round_with_haste_wait_act_and_hold(fast) -> None:
         "▫ — Mira",
         "▫ — Goblin",
         "▫ — Brom",
-        "▫ — Orc · ⏩ Hold",
+        "⏩ — Orc",  # holding: +10 when round 2's initiative is rolled
     ]
 
     script(table, d20(20), d20(9), d20(12), d20(17))  # initiative: Mira, Brom, Goblin, Orc
@@ -142,12 +142,15 @@ async def test_when_everyone_left_waits_the_round_passes_and_they_hold(fast) -> 
     assert acting(await tracker(table)) == "Brom"
 
     passed = await bob.run("/wait")
-    assert "Everyone left was waiting: round 1 passes, and Mira and Brom hold." in passed.text
+    assert (
+        "Everyone left was waiting: round 1 passes, and Mira and Brom hold into the next round."
+        in passed.text
+    )
     assert passed.embeds[0]["title"] == "Round 1 summary"
     assert rows(await tracker(table)) == [
         "▫ — Goblin",
-        "▫ — Mira · ⏩ Hold",
-        "▫ — Brom · ⏩ Hold",
+        "⏩ — Mira",
+        "⏩ — Brom",
     ]
 
     script(table, d20(11), d20(5), d20(13))  # the same faces as round 1
@@ -171,14 +174,15 @@ async def test_the_trackers_wait_and_hold_buttons_act_for_the_clicker(fast) -> N
     pinned = table.channel().pinned_messages[0]
 
     waited = await alice.click(pinned, "Wait")
-    assert "Mira waits." in waited.text and "Goblin's turn" in waited.text
+    assert "⏸ Mira waits: its turn is passed over" in waited.text
+    assert "Goblin's turn" in waited.text
     held = await alice.click(pinned, "Hold")
     assert "Mira holds into round 2: it goes first then" in held.text
     await gm.click(pinned, "Wait")  # the GM's click is for the NPC whose turn it is
     await gm.click(pinned, "Hold")
     assert rows(await tracker(table)) == [
-        "▫ 5 Mira · ○○ · ⏩ Hold",
-        "▫ 3 Goblin · ○○ · ⏩ Hold",
+        "⏩ 5 Mira · ○○",
+        "⏩ 3 Goblin · ○○",
         "▶ 1 Orc · ●●",
     ]
 
@@ -298,7 +302,7 @@ async def test_a_focused_long_action_goes_back_to_zero_when_attacked(fast) -> No
     script(table, d20(15))  # the Goblin's attack: neither Critical nor a Risk failure
     attacked = await gm.run("/attack target:Mira")
     assert "no defense" in attacked.text.lower()
-    assert rows(await tracker(table))[0] == "▫ 5 Mira · ○○ · ⏳ Ritual 0/3"
+    assert rows(await tracker(table))[0] == "✓ 5 Mira · ○○ · ⏳ Ritual 0/3"
 
 
 async def test_undeclare_abandons_a_long_action(fast) -> None:

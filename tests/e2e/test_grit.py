@@ -43,7 +43,7 @@ async def round_log(table: SandboxTable, round_number: int) -> list[str]:
     """Return the stored action log of one round in table-1."""
     store = table.bot.store  # type: ignore[attr-defined]
     async with store.channel(table.channel().id) as state:
-        return [entry.text for entry in await state.round_log(round_number)]
+        return [entry.line for entry in await state.round_log(round_number)]
 
 
 async def goblin_turn(gm: SandboxUser) -> str:

@@ -13,6 +13,7 @@ from bot.sandbox.client import InteractionResult, SandboxTable, UsageError
 from bot.sandbox.harness import running_bot
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.conftest import tablehand_bot
+from tests.e2e.helpers import unmentioned
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +38,7 @@ def curve_target(type_key: str, level: int) -> int:
 def assert_one_line_error(reply: InteractionResult, message: str) -> None:
     """The reply is an ephemeral one-line error containing the message."""
     assert reply.ephemeral, reply.text
-    assert message in reply.content, reply.content
+    assert message in unmentioned(reply.content), reply.content
     assert "\n" not in reply.content
     assert not reply.embeds
 

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from discord import app_commands
 
 from bot import help as guide
 
@@ -55,7 +56,7 @@ def test_mentions_use_the_registered_id_and_fall_back_to_text() -> None:
 
     class Registered:
         def __init__(self, name: str, id: int) -> None:
-            self.name, self.id = name, id
+            self.name, self.id, self.options = name, id, []
 
     ids = guide.CommandIds()
     assert guide.CommandIds().mention("init next") == "`/init next`"
@@ -65,6 +66,32 @@ def test_mentions_use_the_registered_id_and_fall_back_to_text() -> None:
     assert ids.mention("init next", guild_id=5) == "</init next:21>"
     assert ids.mention("roll", guild_id=5) == "</roll:12>"  # global where the server has none
     assert ids.mention("power") == "`/power`"
+
+
+def test_replies_name_commands_as_mentions_to_click() -> None:
+    """A reply naming `/init next` or /character use did not make them clickable mentions."""
+
+    class Registered:
+        def __init__(self, name: str, id: int, *subs: str) -> None:
+            self.name, self.id = name, id
+            self.options = [
+                app_commands.AppCommandGroup(
+                    data={"name": sub, "type": 1, "description": sub}, state=None, parent=self
+                )
+                for sub in subs
+            ]
+
+    ids = guide.CommandIds()
+    assert ids.linked("/init next") == "/init next"  # nothing registered: left as it is
+    ids.learn([Registered("init", 11, "next", "join"), Registered("roll", 12)], None)  # type: ignore[list-item]
+    assert ids.linked("Start with `/init next`, or /roll 1d20.") == (
+        "Start with </init next:11>, or </roll:12> 1d20."
+    )
+    assert ids.linked("Use `/init join character:Torv` now.") == (
+        "Use </init join:11> `character:Torv` now."
+    )
+    # Not a command of the bot, part of a path, or only the group: left as written.
+    assert ids.linked("/init, a/roll, /rolls and /power") == "/init, a/roll, /rolls and /power"
 
 
 def test_a_command_page_says_what_who_where_and_each_option(commands) -> None:

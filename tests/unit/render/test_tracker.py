@@ -8,7 +8,7 @@ import pytest
 
 from bot.outbox import DESCRIPTION_LIMIT as EMBED_DESCRIPTION_LIMIT
 from bot.render.tracker import actor_page, ended_embed, fit_lines, tracker_embed, tracker_pages
-from bot.render.turns import summary_embeds
+from bot.render.turns import LOG_NOTE, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.models import ActiveSpecial, Combatant, Encounter, LogEntry
 
@@ -35,7 +35,7 @@ def test_a_full_encounter_fits_one_embed_and_shows_the_actor(
         flow.advance(encounter, random.Random(0))
     text = tracker_embed(encounter).description
     assert len(text) <= EMBED_DESCRIPTION_LIMIT
-    assert f"▶ ` {101 - actor:>2}` **Skeleton Warrior {actor}**" in text
+    assert f"▶ ` {101 - actor:>2}` 🟥 **Skeleton Warrior {actor}**" in text
     assert len(text) > EMBED_DESCRIPTION_LIMIT - 200  # the room is used, not wasted
     assert ("above*" in text) == ("above" in notes)
     assert ("`/init list` shows them" in text) == ("more" in notes)
@@ -64,6 +64,8 @@ def test_the_whole_tracker_pages_every_line_within_the_limits() -> None:
     pages = tracker_pages(encounter, gm_view=True)
     assert len(pages) >= 2
     lines = [line for page in pages for line in (page.description or "").splitlines()]
+    assert all(page.description.endswith("*▶ acting · ▫ to act · 🟥 foes*") for page in pages)
+    lines = [line for line in lines if "Skeleton" in line]
     assert [line.split("**")[1] for line in lines] == [
         f"Skeleton Warrior {n}" for n in range(1, 101)
     ]
@@ -84,7 +86,12 @@ def test_a_long_round_summary_is_split_in_order_never_cut() -> None:
         f"Round 3 summary ({n}/{len(embeds)})" for n in range(1, len(embeds) + 1)
     ]
     text = "\n".join(e.description or "" for e in embeds)
-    assert text.splitlines() == [f"• {entry.text}" for entry in entries]
+    assert text.splitlines() == [
+        "**Also**",
+        *[f"• {entry.text}" for entry in entries],
+        "",
+        LOG_NOTE,
+    ]
     assert all(len(e.description or "") <= EMBED_DESCRIPTION_LIMIT for e in embeds)
 
 

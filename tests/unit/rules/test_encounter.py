@@ -8,7 +8,7 @@ import pytest
 
 from bot.errors import BadInput, RuleViolation
 from bot.rules import encounter as flow
-from bot.rules.models import Combatant, Encounter
+from bot.rules.models import Combatant, Encounter, LongAction
 from bot.rules.results import Result
 from tests.unit.rules.factories import combatant, fight
 
@@ -142,12 +142,84 @@ def test_turn_starts_run_for_broken_and_waiting_combatants_too() -> None:
     assert [s.reason for s in step.skipped] == ["broken", "waiting"]
 
 
-def test_prev_does_not_cross_into_the_previous_round() -> None:
-    """/init prev on the round's first turn did something other than refuse."""
+def test_prev_on_round_ones_first_turn_has_nothing_to_go_back_to() -> None:
+    """/init prev on round 1's first turn did something other than refuse."""
     encounter = finesse_fight()
     flow.advance(encounter, random.Random(0))
-    with pytest.raises(RuleViolation, match="first turn of round 1"):
+    with pytest.raises(RuleViolation, match="start of round 1; there is no turn before it"):
         flow.retreat(encounter)
+
+
+def test_prev_steps_back_into_the_last_turn_of_the_previous_round() -> None:
+    """/init prev at round 2's first turn did not reopen round 1's last turn as it was [bot]."""
+    encounter = finesse_fight()
+    hooks = CountingHooks()
+    for _ in range(4):  # Mira, Goblin, Orc, and round 2 opens
+        flow.advance(encounter, random.Random(0), hooks)
+    flow.advance(encounter, random.Random(0), hooks)  # round 2: Mira's turn
+    step = flow.retreat(encounter)
+    assert (encounter.round, encounter.phase, actor(encounter)) == (1, "initiative", "Orc")
+    assert step.current == flow.by_name(encounter, "Orc").id
+    assert names(encounter) == ["Mira", "Goblin", "Orc"]
+    acted = {c.name: c.acted_this_round for c in encounter.combatants}
+    assert acted == {"Mira": True, "Goblin": True, "Orc": False}  # Orc's turn is open again
+    # Forward again: round 1 closes, round 2 opens; no turn start runs a second time.
+    flow.advance(encounter, random.Random(0), hooks)
+    assert (encounter.round, encounter.phase) == (2, "declaration")
+    flow.advance(encounter, random.Random(0), hooks)
+    assert actor(encounter) == "Mira"
+    assert hooks.starts == [(1, "Mira"), (1, "Goblin"), (1, "Orc"), (2, "Mira")]
+
+
+def test_prev_brings_back_who_waited_and_steps_back_one_round_only() -> None:
+    """Stepping back into round 1 lost a wait (it stayed a Hold), or went back two rounds."""
+    encounter = finesse_fight()
+    flow.advance(encounter, random.Random(0))  # Mira
+    flow.wait(encounter, flow.by_name(encounter, "Orc"))
+    flow.advance(encounter, random.Random(0))  # Goblin
+    flow.advance(encounter, random.Random(0))  # Orc waits: round 1 ends, Orc holds
+    orc = flow.by_name(encounter, "Orc")
+    assert orc.holding and not orc.waiting
+    flow.retreat(encounter)  # from round 2's Declaration
+    assert (encounter.round, actor(encounter)) == (1, "Goblin")
+    assert orc.waiting and not orc.holding and orc.actions_left == 2  # it may still /act
+    flow.advance(encounter, random.Random(0))  # round 1 ends again: Orc holds again
+    assert orc.holding and encounter.round == 2
+    for _ in range(5):  # round 2's turns (Orc first: it held), and round 3's first turn
+        flow.advance(encounter, random.Random(0))
+    assert (encounter.round, actor(encounter)) == (3, "Mira")
+    for _ in range(3):  # back into round 2's last turn, then to its first
+        flow.retreat(encounter)
+    assert encounter.round == 2
+    with pytest.raises(RuleViolation, match="steps back one round at most"):
+        flow.retreat(encounter)
+
+
+def test_cleanup_runs_once_across_prev() -> None:
+    """Going back into a round and ending it again ran its Cleanup a second time."""
+    encounter = finesse_fight()
+    for _ in range(4):
+        flow.advance(encounter, random.Random(0))
+    assert encounter.cleaned_round == 1
+    flow.retreat(encounter)
+    mira = flow.by_name(encounter, "Mira")
+    mira.long_action = LongAction(
+        name="Ritual", kind="cumulative", rounds=3, attacked_this_round=True
+    )
+    flow.advance(encounter, random.Random(0))  # round 1 ends again
+    assert mira.long_action.attacked_this_round  # Cleanup, which clears it, did not run again
+
+
+def test_prev_in_the_full_flow_goes_back_from_the_phases_to_the_last_turn() -> None:
+    """/init prev during Reaction refused instead of reopening the round's last turn."""
+    encounter = finesse_fight()
+    encounter.flow = "full"
+    encounter.phase = "declaration"
+    for _ in range(4):  # the three turns, then Reaction
+        flow.advance(encounter, random.Random(0))
+    assert encounter.phase == "reaction"
+    flow.retreat(encounter)
+    assert (encounter.phase, actor(encounter)) == ("initiative", "Orc")
 
 
 def test_haste_gives_plus_three_and_one_action_before_initiative_only() -> None:
