@@ -17,7 +17,7 @@ import discord
 from bot.errors import NotAllowed, RuleViolation
 from bot.permissions import controls
 from bot.render.fortune import hold_text, wait_text
-from bot.render.text import name_list
+from bot.render.text import name_list, name_text
 from bot.render.tracker import tracker_embed
 from bot.render.turns import announce
 from bot.replies import NETWORK_ERRORS
@@ -64,11 +64,19 @@ def _defender(encounter: Encounter, pending: PendingAttack) -> Combatant:
 
 def defense_waiting_text(encounter: Encounter, waiting: list[PendingAttack]) -> str:
     """Return the question before ending a turn while defenses are still open."""
-    names = name_list([_defender(encounter, p).name for p in waiting], "and")
-    verb = "still has" if len(waiting) == 1 else "still have"
+    defenders: dict[str, int] = {}
+    for pending in waiting:
+        name = _defender(encounter, pending).name
+        defenders[name] = defenders.get(name, 0) + 1
+    if len(defenders) == 1:
+        [(name, count)] = defenders.items()
+        open_ = "an attack" if count == 1 else f"{count} attacks"
+        who = f"{name_text(name)} still has {open_} to answer"
+    else:
+        who = f"{name_list(list(defenders), 'and')} still have attacks to answer"
     return (
-        f"{names} {verb} an attack to answer. End the turn anyway? The attack stays open: "
-        "its defender may still answer, or its default defense is used when time runs out."
+        f"{who}. End the turn anyway? An open attack stays open: its defender may still "
+        "answer, or its default defense is used when its time runs out."
     )
 
 

@@ -177,7 +177,8 @@ def _footer(encounter: Encounter, gm_view: bool) -> str:
         if gm_view
         else "NPCs' Grit shown as level and die"
     )
-    return f"{MODE_TEXT[encounter.mode].capitalize()} · {encounter.flow} flow · {view}"
+    mode = MODE_TEXT[encounter.mode]
+    return f"{mode[0].upper()}{mode[1:]} · {encounter.flow} flow · {view}"
 
 
 def _embed(
