@@ -241,7 +241,8 @@ def render_message(msg: StoredMessage, *, names: Names | None = None, header: bo
         lines += render_embed(embed, names)
     lines += render_components(msg.components, names)
     for attachment in msg.attachments:
-        lines.append(f"  [file {attachment.get('filename')}, {attachment.get('size', 0)} bytes]")
+        size = attachment.get("size", 0)
+        lines.append(f"  [file {attachment.get('filename')}, {size} bytes: :file shows it]")
     if header and len(lines) == 1:
         lines.append("  (empty message)")
     return "\n".join(lines)

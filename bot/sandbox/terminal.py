@@ -55,6 +55,7 @@ Type a slash command as in Discord; options are name:value, quote spaces: name:"
   :complete /COMMAND OPTION TEXT  see what the bot suggests while you type an option
   :form name:value ...  fill in and send the form (modal) the bot just opened
   :pins                 show the pinned messages of this channel
+  :file [N]             show the newest file a message here carries (N: the Nth newest)
   :log [N]              show the last N messages you can see here (default 10)
   :say TEXT             post a plain chat message
   :unpin                unpin the newest pinned message, as you (the bot should cope)
@@ -524,6 +525,20 @@ class TerminalTable:
             self.say(self.render(msg))
         self._mark_seen()
 
+    def show_file(self, args: str) -> None:
+        """Print the newest file attached here (`:file`), or the Nth newest (`:file 2`)."""
+        n = int(args) if args.strip().isdigit() else 1
+        files = [a for m in self._visible() for a in m.attachments]
+        if not 1 <= n <= len(files):
+            self.say("(no such file in this channel)")
+            return
+        found = files[-n]
+        body = self.server.attachment_bodies.get(str(found.get("id")))
+        if body is None:
+            self.say(f"({found.get('filename')} was sent before a restart; files are not kept)")
+            return
+        self.say(f"== {found.get('filename')} ==\n{body.decode(errors='replace').rstrip()}")
+
     async def handle(self, line: str) -> bool:
         """Act on one input line; return False to quit."""
         line = line.strip()
@@ -554,6 +569,8 @@ class TerminalTable:
             await self.complete(args)
         elif word == "form":
             await self.form(args)
+        elif word == "file":
+            self.show_file(args)
         elif word == "pins":
             pinned = self.server.pinned(self.channel)
             self.say("\n".join(self.render(m) for m in pinned) or "(nothing pinned)")

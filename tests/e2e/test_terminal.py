@@ -36,6 +36,8 @@ FIGHT: list[tuple[str, str]] = [
     ("/init next", "Initiative:"),
     (":click Next", "'s turn"),
     ("/init list", "only you can see this"),
+    ("/init log", "[file fight-log.md"),
+    (":file", "== fight-log.md ==\r\n# The fight's log so far: round 1"),
 ]
 
 
