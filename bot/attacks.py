@@ -26,7 +26,6 @@ from bot.render.attacks import (
     Prompt,
     Resolution,
     answered_text,
-    decided_text,
     prompt_content,
     prompt_embed,
     resolution_embed,
@@ -130,10 +129,12 @@ def note_settled(table: Table, shown: Resolution) -> tuple[Combatant, ...]:
     encounter = table.encounter
     settled = shown.settled
     about = _present(encounter, settled.attacker_id, settled.target_id, settled.defender_id)
-    table.note(resolution_log(shown), about=about)
+    table.note(resolution_log(shown), about=about, kind="attack")
     grit = settled.grit
     if grit is not None:
-        table.note(lambda gm_view: grit_change_text(grit, gm_view=gm_view), about=about)
+        table.note(
+            lambda gm_view: grit_change_text(grit, gm_view=gm_view), about=about, kind="grit"
+        )
     return about
 
 
@@ -223,7 +224,7 @@ async def attack(
         )
         notes = declared_notes(striker, declared)
         for note in notes:
-            table.note(note)
+            table.note(note, kind="attack")
         pending = settle_declared(table, declared, notes)
         if pending is not None:
             prompt = prompt_of(table.encounter, pending, notes, interaction.user.id)
@@ -316,6 +317,39 @@ async def show_prompt(interaction: discord.Interaction, channel_id: int, prompt:
             )
 
 
+def result_message(shown: Resolution) -> dict[str, Any]:
+    """Return what a prompt becomes once settled, however it was answered: the result."""
+    counter = shown.settled.counter
+    return {
+        "content": None,  # the result's title and how it was defended say it all, once
+        "embed": resolution_embed(shown, gm_view=False),
+        "view": counter_view(counter.id) if counter is not None else None,
+    }
+
+
+async def show_result(
+    bot: Tablehand, channel_id: int, pending: PendingAttack, shown: Resolution
+) -> None:
+    """Turn an answered attack's prompt into its result (/defend, the timeout), as a click does.
+
+    A prompt deleted meanwhile (or never found) leaves the result posted below instead.
+    """
+    message = None
+    with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
+        message = await _prompt_message(bot, channel_id, pending)
+    if message is not None:
+        try:
+            await message.edit(**result_message(shown))
+            return
+        except discord.NotFound:
+            pass  # deleted: the table still gets the result, below
+        except (discord.HTTPException, *NETWORK_ERRORS):
+            return  # refused, or Discord is out of reach: the log and /init log have it
+    if not bot.is_closed():
+        with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
+            await bot.get_partial_messageable(channel_id).send(**result_message(shown))
+
+
 async def close_prompt(bot: Tablehand, channel_id: int, pending: PendingAttack, text: str) -> None:
     """Take the buttons off an answered prompt and say how it was answered."""
     # The defender has its answer already; a failed tidy-up of the prompt is no error.
@@ -387,14 +421,14 @@ async def defend(
             table.tell(CALLED_OFF)
         else:
             how = how_of(table.encounter, settled, chosen_by=interaction.user.display_name)
-            say_settled(table, settled, how)
+            shown = resolution(table.encounter, settled, how, [])
+            note_settled(table, shown)
+            table.tell(answered_text(shown.defender, how))
     bot.scheduler.cancel(("defense", pending.id))
-    text = CALLED_OFF if settled is None else answered_text(_defender_of(table, pending), how)
-    await close_prompt(bot, table.channel_id, pending, text)
-
-
-def _defender_of(table: Table, pending: PendingAttack) -> str:
-    return _name(table.encounter, pending.defender_id)
+    if settled is None:
+        await close_prompt(bot, table.channel_id, pending, CALLED_OFF)
+    else:
+        await show_result(bot, table.channel_id, pending, shown)
 
 
 def reactor(
@@ -554,12 +588,7 @@ class DefenseButton(
             return
         # The prompt becomes the result, through the click's own answer: no channel edit is
         # spent, so the tracker keeps the channel's edit budget.
-        view = counter_view(settled.counter.id) if settled.counter is not None else None
-        await interaction.response.edit_message(
-            content=decided_text(shown.defender, shown.how),
-            embed=resolution_embed(shown, gm_view=False),
-            view=view,
-        )
+        await interaction.response.edit_message(**result_message(shown))
 
     def _pending(self, table: Table, interaction: discord.Interaction) -> PendingAttack:
         pending = find_pending(table.encounter, self.attack_id)
@@ -634,9 +663,12 @@ async def resolve_by_default(bot: Tablehand, channel_id: int, attack_id: str) ->
         settled = answer_attack(table.encounter, attack_id, None, bot.rng)
         if settled is not None:
             how = how_of(table.encounter, settled, timeout=table.settings.defense_timeout)
-            say_settled(table, settled, how)
-    text = CALLED_OFF if settled is None else answered_text(_defender_of(table, pending), how)
-    await close_prompt(bot, channel_id, pending, text)
+            shown = resolution(table.encounter, settled, how, [])
+            note_settled(table, shown)
+    if settled is None:
+        await close_prompt(bot, channel_id, pending, CALLED_OFF)
+    else:
+        await show_result(bot, channel_id, pending, shown)
 
 
 async def rearm_after_ready(bot: Tablehand) -> None:

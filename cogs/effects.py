@@ -135,7 +135,7 @@ class Effects(commands.Cog):
         async with at_table(interaction) as table:
             target = table.pick(combatant, "act")
             applied = rules.apply_special(target, definition, x, source)
-            table.say(applied_text(applied), about=target, log=applied.changed)
+            table.say(applied_text(applied), about=target, log=applied.changed, kind="effect")
 
     @effect.command(name="cleanse", description="Cleanse(X): lower one eligible Special by X")
     @app_commands.describe(
@@ -151,7 +151,7 @@ class Effects(commands.Cog):
         async with at_table(interaction) as table:
             target = table.pick(combatant, "act")
             lowered = rules.cleanse_special(target, definition, x)
-            table.say(cleansed_text(target.name, x, lowered), about=target)
+            table.say(cleansed_text(target.name, x, lowered), about=target, kind="effect")
 
     @effect.command(name="remove", description="Take a Special off (or lower it by X)")
     @app_commands.describe(
@@ -178,7 +178,7 @@ class Effects(commands.Cog):
                 table.say(stood_text(target.name, stood), about=target)
                 return
             lowered = rules.remove_special(target, definition, x)
-            table.say(removed_text(target.name, lowered), about=target)
+            table.say(removed_text(target.name, lowered), about=target, kind="effect")
 
     @effect.command(name="list", description="Show Specials with X and source (only to you)")
     @app_commands.describe(combatant="One combatant, with each Special's effect (default: all)")

@@ -56,7 +56,7 @@ class Fortune(commands.Cog):
         async with at_table(interaction) as table:
             chosen = table.pick(combatant, "act")
             hasted = fortune.haste(table.encounter, chosen)
-            table.say(haste_text(chosen, hasted), about=chosen)
+            table.say(haste_text(chosen, hasted), about=chosen, kind="turn")
 
     @app_commands.guild_only()
     @app_commands.command(
@@ -116,7 +116,7 @@ class Fortune(commands.Cog):
             text = sacrifice_text(chosen, result, encounter.round)
             if answered is None and forced and not on_turn(encounter, chosen):
                 text += " Out of turn: forced by the GM."
-            table.say(text, about=chosen)
+            table.say(text, about=chosen, kind="turn")
             prompt = prompt_of(encounter, answered, [], None) if answered else None
         if answered is not None and prompt is not None:
             bot = self.bot
@@ -159,7 +159,7 @@ class Fortune(commands.Cog):
                 long_type=long_type,
                 forced=table.forcing(force),
             )
-            table.say(declared_text(chosen, declared), about=chosen)
+            table.say(declared_text(chosen, declared), about=chosen, kind="declare")
 
     @app_commands.guild_only()
     @app_commands.command(
@@ -173,7 +173,7 @@ class Fortune(commands.Cog):
         async with at_table(interaction) as table:
             chosen = table.pick(combatant, "act")
             undeclared = declarations.undeclare(table.encounter, chosen)
-            table.say(undeclared_text(chosen, undeclared), about=chosen)
+            table.say(undeclared_text(chosen, undeclared), about=chosen, kind="declare")
 
 
 async def setup(bot: Tablehand) -> None:

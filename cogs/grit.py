@@ -310,7 +310,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             target = table.pick(combatant, "act")
             before = die_of(target)
             target.die_shift = levels
-            table.say(die_shift_text(target, before, levels), about=target)
+            table.say(die_shift_text(target, before, levels), about=target, kind="grit")
 
 
 async def setup(bot: Tablehand) -> None:

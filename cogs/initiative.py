@@ -468,7 +468,7 @@ class Initiative(
                     f"{name} has not acted this round and place {position} has passed: "
                     f"it acts next, at place {place}."
                 )
-            table.say(text, about=moving, log=f"The GM moves {name} to place {place}.")
+            table.say(text, about=moving, log=f"The GM moves {name} to place {place}.", kind="turn")
 
     @app_commands.command(name="edit", description="Set a combatant's stats and situation (GM)")
     @app_commands.autocomplete(combatant=combatant_choices)

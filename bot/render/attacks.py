@@ -323,13 +323,8 @@ def prompt_embed(prompt: Prompt) -> discord.Embed:
 
 
 def answered_text(defender: str, how: str) -> str:
-    """Return what a prompt says once answered: who chose what; the result follows below."""
-    return f"**{defender}** defended: {how}. The result is below."
-
-
-def decided_text(defender: str, how: str) -> str:
-    """Return what a prompt says once its own button answered it: it now shows the result."""
-    return f"**{defender}** defended: {how}."
+    """Return the answer to /defend: the attack's prompt now shows the result."""
+    return f"**{defender}** defends: {how.split(',')[0]}. The attack above now shows the result."
 
 
 # The resolution.

@@ -25,7 +25,7 @@ LEGEND = {
     ACTED: "acted",
     TO_ACT: "to act",
     WAITING: "waiting",
-    HOLDING: "holding (+10 next round)",
+    HOLDING: "holding",
     BROKEN: "Broken",
     NO_TURN: "no turn",
     SIDES["party"]: "party",
@@ -100,7 +100,7 @@ def combatant_line(
     return " · ".join(parts)
 
 
-def legend(lines: list[str]) -> str:
+def legend(lines: list[str], mode: str = "fortune") -> str:
     """Return the one-line legend of the marks these lines show."""
     pointers = {line.split(" ", 1)[0] for line in lines if line}
     text = "\n".join(lines)
@@ -109,6 +109,10 @@ def legend(lines: list[str]) -> str:
         for mark, meaning in LEGEND.items()
         if (mark in pointers if mark in POINTERS else mark in text)
     ]
+    hold = f"{HOLDING} {LEGEND[HOLDING]}"
+    if hold in shown:  # what holding gives at the next order [003, GAME.md §5]
+        bonus = "+10 initiative" if mode == "fortune" else "first in the order"
+        shown[shown.index(hold)] = f"{hold} ({bonus} next time)"
     return "*" + " · ".join(shown) + "*" if shown else ""
 
 
@@ -198,9 +202,9 @@ def _embed(
     return embed
 
 
-def _with_legend(lines: list[str], limit: int, keep: int = 0) -> str:
+def _with_legend(lines: list[str], mode: str, limit: int, keep: int = 0) -> str:
     """Fit the lines within `limit` with their legend as the last line."""
-    key = legend(lines)
+    key = legend(lines, mode)
     text = fit_lines(lines, limit - len(key) - 2, keep=keep)
     return f"{text}\n\n{key}" if key else text
 
@@ -212,14 +216,14 @@ def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Emb
     """
     lines = _lines(encounter, gm_view)
     acting_at = next((i for i, line in enumerate(lines) if line.startswith(ACTING)), 0)
-    description = _with_legend(lines, DESCRIPTION_LIMIT, keep=acting_at)
+    description = _with_legend(lines, encounter.mode, DESCRIPTION_LIMIT, keep=acting_at)
     return _embed(encounter, description, gm_view=gm_view)
 
 
 def tracker_pages(encounter: Encounter, *, gm_view: bool) -> list[discord.Embed]:
     """Render the whole tracker as pages (/init list): every line, none cut."""
     lines = _lines(encounter, gm_view)
-    key = legend(lines)
+    key = legend(lines, encounter.mode)
     pieces = split_text("\n".join(lines), DESCRIPTION_LIMIT - len(key) - 2)
     pieces = [f"{piece}\n\n{key}" if key else piece for piece in pieces]
     if len(pieces) == 1:
@@ -258,7 +262,7 @@ def ended_embed(encounter: Encounter) -> discord.Embed:
     lines = _lines(encounter, False, ended=True)
     embed = discord.Embed(
         title=f"Encounter ended after round {encounter.round}",
-        description=_with_legend(lines, DESCRIPTION_LIMIT),
+        description=_with_legend(lines, encounter.mode, DESCRIPTION_LIMIT),
         colour=ENDED_COLOUR,
     )
     standings = "\n".join(standings_lines(encounter))

@@ -135,7 +135,7 @@ async def test_a_melee_attack_blocked_shows_every_number_and_lowers_grit(fight) 
     # The button's answer turned the prompt itself into the result: one message per attack.
     assert resolved.message.id == prompt.message.id
     closed = await prompt_closed(table, prompt.message)
-    assert closed.content == "**Goblin** defended: Block, chosen by Game Master."
+    assert closed.content == ""  # the result says who chose what, once, under its title
 
 
 async def test_a_targeted_melee_attack_dodged_subtracts_the_area(fight) -> None:
@@ -463,13 +463,16 @@ async def test_defend_answers_the_waiting_attack_without_buttons(fight) -> None:
     prompt = await table.user("gm").run("/attack target:Mira attacker:Goblin")
     assert prompt.message.mentions == [table.user("alice").id]  # only the defender's player
     answered = await table.user("alice").run("/defend strategy:dodge")
-    assert answered.embed["description"] == "Melee · Dodge, chosen by Alice"
-    assert fields(answered.embed)["Outcome"] == "**13** vs **6** — **hit**"
+    assert answered.ephemeral
+    assert answered.content == "**Mira** defends: Dodge. The attack above now shows the result."
+    result = await prompt_closed(table, prompt.message)  # the prompt became the result
+    assert result.content == ""
+    assert result.embeds[0]["description"] == "Melee · Dodge, chosen by Alice"
+    assert fields(result.embeds[0])["Outcome"] == "**13** vs **6** — **hit**"
     assert (
-        fields(answered.embed)["Grit"]
+        fields(result.embeds[0])["Grit"]
         == "Mira takes 10 damage (Grit 30 → 20). Mira drops to Reduced Grit — now rolls d12."
     )
-    await prompt_closed(table, prompt.message)
     nothing = await table.user("alice").run("/defend strategy:block")
     assert nothing.ephemeral and nothing.content == "No attack is waiting for your defense."
 
@@ -507,10 +510,8 @@ async def test_a_defense_timeout_falls_back_to_the_default(fight) -> None:
     table.bot.scheduler.time_scale = 0.01  # type: ignore[attr-defined] # 5 s → 0.05 s
     script(table, d20(7), d20(3))  # attack, the default block
     prompt = await table.user("alice").run("/attack target:Goblin")
-    resolved = await table.channel(CHANNEL).wait_for_message(
-        lambda m: bool(m.embeds) and "default" in m.embeds[0].get("description", ""),
-        after=prompt.message,
-    )
+    resolved = await prompt_closed(table, prompt.message)  # the prompt became the result
+    assert resolved.content == ""
     assert resolved.embeds[0]["description"] == (
         "Melee · Block, the default after 5 s without an answer"
     )
@@ -580,7 +581,7 @@ async def test_the_round_log_holds_the_attack_and_its_damage(fight) -> None:
     prompt = await table.user("alice").run("/attack target:Goblin damage:1d8+2")
     await prompt.click("Block", as_user="gm")
     async with table.bot.store.channel(channel_id(table)) as state:  # type: ignore[attr-defined]
-        lines = [e.text for e in await state.round_log(1)]
+        lines = [e.line for e in await state.round_log(1)]
     assert lines[-2:] == [
         "Mira attacks Goblin (melee): 14 vs 6, hit for 3.",
         "Goblin takes 3 damage (Prime d20).",
@@ -731,10 +732,8 @@ async def test_an_attack_overdue_after_a_restart_resolves_at_once(
     async with running_bot(server, tablehand_bot(server, tmp_path, rng=after)) as bot:
         table.bot = bot  # type: ignore[attr-defined]
         # Resolved at start-up with the default block; no weapon: the damage is the face 19.
-        resolved = await table.channel(CHANNEL).wait_for_message(
-            lambda m: bool(m.embeds) and "default" in m.embeds[0].get("description", ""),
-            after=prompt.message,
-        )
+        resolved = await prompt_closed(table, prompt.message)  # the prompt became the result
+        assert "default" in resolved.embeds[0]["description"]
         assert fields(resolved.embeds[0]) == {
             "Attack": "d20 **19** · Physical +4 → **23**\nRisk 1 · Critical 20",
             "Defense": "Block · d20 **15** · Physical +3 → **18**\nRisk 1 · Critical 20",
@@ -779,3 +778,38 @@ async def test_a_defense_button_answers_through_its_click_not_a_channel_edit(fig
     assert prompt_edits == []
     assert resolved.type == 7  # the click's answer updated the prompt in place
     assert resolved.embed["title"] == "Mira attacks Goblin — Hit"
+
+
+async def test_a_defense_result_looks_the_same_however_it_was_chosen(fight) -> None:
+    """A result read differently by button, /defend or timeout, or said "chosen by" twice."""
+    table = fight
+    gm, alice = table.user("gm"), table.user("alice")
+    await table.user("admin").run("/settings defense_timeout seconds:5")
+    await gm.run("/init add name:Orc physical:2 count:3")
+    results = []
+    for n, how in enumerate(("button", "command", "timeout"), start=1):
+        script(table, d20(10), d20(3))  # the Orc's attack, Mira's block
+        if how == "timeout":
+            table.bot.scheduler.time_scale = 0.01  # type: ignore[attr-defined] # 5 s → 0.05 s
+        prompt = await gm.run(f'/attack target:Mira attacker:"Orc {n}" damage:1')
+        if how == "button":
+            await prompt.click("Block", as_user=alice)
+        elif how == "command":
+            await alice.run("/defend strategy:block")
+        results.append(await prompt_closed(table, prompt.message))
+    said = {
+        "button": "Melee · Block, chosen by Alice",
+        "command": "Melee · Block, chosen by Alice",
+        "timeout": "Melee · Block, the default after 5 s without an answer",
+    }
+    for n, (result, how) in enumerate(zip(results, said, strict=True), start=1):
+        assert result.content == "" and result.buttons == [], how
+        assert result.embeds[0]["title"] == f"Orc {n} attacks Mira — Hit", how
+        assert result.embeds[0]["description"] == said[how], how
+        assert table.render(result).count("chosen by") == (0 if how == "timeout" else 1), how
+        assert fields(result.embeds[0])["Outcome"] == "**12** vs **7** — **hit**", how
+    # The prompt became the result each time: no result was posted as a message of its own.
+    hits = [
+        m for m in table.channel(CHANNEL).messages if m.embeds and "Hit" in m.embeds[0]["title"]
+    ]
+    assert [m.id for m in hits] == [m.id for m in results]

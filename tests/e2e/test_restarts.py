@@ -139,9 +139,9 @@ async def test_a_prompt_shown_before_a_kill_closes_when_defended_by_command(
     proc = await BotProcess.start(server, db_path=db)
     try:
         defended = await table.user("gm").run("/defend strategy:block combatant:Goblin")
-        assert not defended.ephemeral and defended.embed is not None
+        assert defended.ephemeral and "now shows the result" in defended.content
         await table.channel().wait_for(lambda ch: not prompt.buttons, what="the prompt closed")
-        assert "Block, chosen by" in prompt.content
+        assert "Block, chosen by" in prompt.embeds[0]["description"]  # the prompt is the result
     finally:
         await proc.stop()
 
@@ -160,6 +160,6 @@ async def test_a_prompt_shown_before_a_kill_closes_when_its_time_runs_out(
         await table.channel().wait_for(
             lambda ch: not prompt.buttons, timeout=15, what="the prompt closed by its timer"
         )
-        assert "the default" in prompt.content
+        assert "the default" in prompt.embeds[0]["description"]  # the prompt is the result
     finally:
         await proc.stop()
