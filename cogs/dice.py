@@ -17,7 +17,7 @@ from bot.rules import encounter as flow
 from bot.rules.attack_flow import parse_extra_dice
 from bot.rules.attacks import Attribute
 from bot.rules.checks import ChallengeLevel, TimeTaken, roll_check
-from bot.rules.dice import Advantage, Roller, roll_expression
+from bot.rules.dice import Advantage, Roller, roll_expression, split_label
 from bot.rules.grit import die_of
 from bot.rules.models import Combatant
 from bot.sheets import as_played
@@ -90,12 +90,15 @@ class Dice(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.command(
-        name="roll", description="Roll dice, e.g. 2d20kh1+3; core is your core die"
+        name="roll", description="Roll dice, e.g. 2d20kh1+3 or 1d20+5 attack; core is your core die"
     )
-    @app_commands.describe(expression="A dice expression; `core` stands for your current core die")
+    @app_commands.describe(
+        expression="Dice, e.g. 1d20+5, and a label after them if you like: 1d20+5 attack"
+    )
     async def roll(
         self, interaction: discord.Interaction, expression: app_commands.Range[str, 1, 200]
     ) -> None:
+        expression, label = split_label(expression)  # "1d20+5 attack", as typed elsewhere
         core = None
         if _CORE_TOKEN.search(expression):
             async with at_table(interaction) as table:
@@ -106,7 +109,7 @@ class Dice(commands.Cog):
             core = die_of(roller)
         result = roll_expression(expression, self.bot.rng, core=core)
         await interaction.response.send_message(
-            roll_text(interaction.user.display_name, result, core)
+            roll_text(interaction.user.display_name, result, core, label=label)
         )
 
     @app_commands.guild_only()

@@ -512,9 +512,10 @@ def resolution_log(resolution: Resolution) -> str:
 # /roll and /check.
 
 
-def roll_text(who: str, roll: ExpressionRoll, core: int | None) -> str:
+def roll_text(who: str, roll: ExpressionRoll, core: int | None, *, label: str | None = None) -> str:
     """Return a free-form roll: "alice rolls 1d20 (14) + 3 = `17`", and what `core` stood for."""
-    text = f"🎲 **{name_text(who)}** rolls {roll_breakdown(roll)}"
+    purpose = f" for {name_text(label)}:" if label else ""
+    text = f"🎲 **{name_text(who)}** rolls{purpose} {roll_breakdown(roll)}"
     if roll.resolved != roll.expression and core is not None:
         text += f" (core = {die_text(core)})"
     return text

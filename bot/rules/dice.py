@@ -618,6 +618,28 @@ def check_expression(expression: str, *, core: int | None = 20) -> str:
     return _parse(_SeededRoller(random.Random(0)), expression, core)[1]
 
 
+def split_label(text: str) -> tuple[str, str | None]:
+    """Return a roll's expression and the words typed after it: "1d20+5 attack" → "attack".
+
+    Only what is not dice is a label: a whole text that rolls has none [bot].
+    """
+    try:
+        check_expression(text)
+        return text, None
+    except DiceError:
+        pass
+    for found in re.finditer(r"\s+", text):
+        expression, label = text[: found.start()], text[found.end() :]
+        if not label or not (label[0].isalpha() or label[0] in "\"'“‘#"):
+            continue  # "+ 5", "5 …": still the expression
+        try:
+            check_expression(expression)
+        except DiceError:
+            continue
+        return expression, label.strip()
+    return text, None
+
+
 def roll_expression(
     expression: str, rng: random.Random, *, core: int | None = None
 ) -> ExpressionRoll:

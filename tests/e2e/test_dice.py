@@ -37,6 +37,17 @@ async def test_roll_shows_every_die_and_the_total(fight) -> None:
     assert rolled.content == "🎲 **Bob** rolls 2d6 (2, 5) + 3 = `10`"
 
 
+async def test_roll_takes_a_label_after_the_dice(fight) -> None:
+    """/roll 1d20+5 attack was refused as bad dice instead of rolled with its label."""
+    script(fight, d20(13), d20(4), d20(9))
+    rolled = await fight.user("bob").run("/roll", expression="1d20+5 attack")
+    assert rolled.content == "🎲 **Bob** rolls for attack: 1d20 (13) + 5 = `18`"
+    spaced = await fight.user("bob").run("/roll", expression="1d20 + 2 to hit the *goblin*")
+    assert spaced.content == "🎲 **Bob** rolls for to hit the \\*goblin\\*: 1d20 (4) + 2 = `6`"
+    core = await fight.user("alice").run("/roll", expression="core+1 sneak past")
+    assert core.content == "🎲 **Alice** rolls for sneak past: 1d20 (9) + 1 = `10` (core = d20)"
+
+
 async def test_roll_keeps_the_highest_dice(fight) -> None:
     """/roll 4d6kh3 did not strike the dropped die."""
     script(fight, d6(2), d6(5), d6(5), d6(2))

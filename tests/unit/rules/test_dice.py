@@ -14,6 +14,7 @@ from bot.rules.dice import (
     roll_action,
     roll_core,
     roll_mixed,
+    split_label,
     total_risk,
 )
 from tests.unit.rules.factories import combatant
@@ -242,3 +243,19 @@ def test_a_kept_maximum_explodes() -> None:
     """Seed 9: advantage on 15 and 20 did not keep 20 and explode it (12)."""
     roll = roll_core(20, random.Random(9), advantage="advantage", explode=True)
     assert (roll.faces, roll.natural, roll.explosions, roll.total) == ([15, 20], 20, [12], 32)
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("1d20+5 attack", ("1d20+5", "attack")),
+        ("1d20 + 5 to hit the goblin", ("1d20 + 5", "to hit the goblin")),
+        ("core+2 sneak", ("core+2", "sneak")),
+        ("4d6kh3", ("4d6kh3", None)),  # dice alone: no label
+        ("1d20 + 5", ("1d20 + 5", None)),
+        ("fireball", ("fireball", None)),  # no dice at all: left for the roll to refuse
+    ],
+)
+def test_a_label_is_the_words_after_the_dice(typed: str, expected: tuple[str, str | None]) -> None:
+    """/roll's label took part of the dice, or dice without words got a label [bot]."""
+    assert split_label(typed) == expected
