@@ -202,3 +202,58 @@ async def test_prev_steps_back_into_the_last_round_and_nothing_ticks_twice(fast)
     mira = await table.user("alice").run("/grit show")
     assert "21/30" in mira.text  # 30 − 5 − 4: each tick once
     await settle(table)
+
+
+async def test_a_wait_is_said_once(fast) -> None:
+    """A wait declared before its turn was posted again ("Orc waits.") when the order passed it."""
+    table = fast
+    await finesse_fight(table)
+    gm = table.user("gm")
+    await gm.run("/init next")  # Mira
+    await gm.run("/wait combatant:Orc")  # before its turn: its place will pass it by
+    for _ in range(2):  # the Goblin's turn, then the Orc's place: everyone left waits
+        await gm.run("/init next")
+    said = [plain(m.content) for m in table.channel().messages if m.content]
+    assert sum(line.count("Orc waits") for line in said) == 1
+    assert any(
+        "Everyone left was waiting: round 1 passes, and Orc holds into the next round." in line
+        for line in said
+    )
+
+
+async def test_a_hold_loses_its_actions_in_plain_words(fast) -> None:
+    """/hold said "its 1 action left this round are lost" or left the count out."""
+    table = fast
+    await finesse_fight(table)
+    gm, alice = table.user("gm"), table.user("alice")
+    await gm.run("/init next")  # Mira's turn
+    script(table, d20(1))  # a natural 1: a Risk failure, no defense, one action spent
+    await alice.run("/attack target:Goblin")
+    await alice.run("/wait")
+    held = await alice.run("/hold")
+    assert held.content == (
+        "⏩ **Mira** holds into round 2: it goes first then (finesse mode rolls no initiative); "
+        "the 1 action it had left this round is lost."
+    )
+
+
+async def test_a_round_summary_is_grouped_and_leaves_the_details_to_the_log(fast) -> None:
+    """The round summary listed joins, initiative and every turn instead of what happened."""
+    table = fast
+    await finesse_fight(table)
+    gm, alice = table.user("gm"), table.user("alice")
+    await gm.run("/init next")  # Mira
+    script(table, d20(15), d12(3))  # Mira's attack, the Goblin's block
+    attack = await alice.run("/attack target:Goblin damage:4")
+    await attack.click("Block", as_user=gm)
+    for _ in range(3):
+        ended = await gm.run("/init next")
+    [summary] = [e for e in ended.embeds if e["title"] == "Round 1 summary"]
+    assert summary["description"].splitlines() == [
+        "**⚔️ Attacks**",
+        "• Mira attacks Goblin (melee): 15 vs 3, hit for 4.",
+        "**🩸 Grit**",
+        "• Goblin takes 4 damage. Goblin drops to Frail Grit — now rolls d10.",
+        "",
+        "*Every line of the fight: `/init log` (GM), and the file `/init end` posts.*",
+    ]
