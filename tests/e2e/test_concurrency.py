@@ -154,7 +154,11 @@ async def test_attacks_on_the_same_defender_in_several_channels_never_cross(
         if any(_is_prompt_sent(p) for p in prompts[ch])
     }
     await answered(defends.values())
-    assert all(not d.ephemeral for d in defends.values()), [d.text for d in defends.values()]
+    # Each /defend is answered privately; its prompt becomes the result.
+    assert all(
+        d.ephemeral and d.content.endswith("The attack above now shows the result.")
+        for d in defends.values()
+    ), [d.text for d in defends.values()]
     clicks = []
     for ch in CHANNELS:
         encounter = await stored(store, ids[ch])

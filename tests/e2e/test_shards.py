@@ -175,7 +175,7 @@ async def resolutions(deployment: Deployment, prompt: InteractionResult) -> tupl
     logged = await deployment.stored(
         "SELECT text FROM encounter_log WHERE channel_id = $1 AND text LIKE $2",
         channel.id,
-        title.replace(" attacks ", " attacks ", 1) + " (%",
+        f"%{title} (%",  # after the line's kind (`attack`), the store's one text column
     )
     return len(shown), len(logged)
 
