@@ -25,7 +25,7 @@ from bot.rules.initiative import (
     roll_ambush,
 )
 from bot.rules.models import MAX_NAME_LENGTH, Combatant, Encounter, Phase, RoundSnapshot
-from bot.rules.names import clean_name, name_key, same_name
+from bot.rules.names import clean_name, same_name
 from bot.rules.results import Result
 from bot.rules.state import (
     OPENING_PHASES,
