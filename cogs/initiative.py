@@ -202,7 +202,8 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
             await bot.trackers.retire(
                 table.channel_id, ended.tracker_message_id, ended_embed(ended)
             )
-        entries = rounds.get(ended.round, [])
+        # The last round's summary only when something happened in it (the log has the rest).
+        entries = [e for e in rounds.get(ended.round, []) if e.kind != "detail"]
         log = fight_log(rounds, heading=f"The fight's log, {rounds_text(min(rounds), ended.round)}")
         final = Outbox(
             public=[

@@ -16,8 +16,10 @@ TRACKER_COLOUR = discord.Colour.dark_gold()
 ENDED_COLOUR = discord.Colour.dark_grey()
 
 # Each line starts with where its combatant stands this round, then its side.
-ACTING, ACTED, TO_ACT, WAITING, HOLDING, BROKEN, NO_TURN = "▶", "✓", "▫", "⏸", "⏩", "✖", "·"
-POINTERS = frozenset((ACTING, ACTED, TO_ACT, WAITING, HOLDING, BROKEN, NO_TURN))
+ACTING, ACTED, TO_ACT, WAITING, HOLDING, BROKEN = "▶", "✓", "▫", "⏸", "⏩", "✖"
+# Not "·": the legend separates its entries with " · ", where "· no turn" read as a stray dot.
+NO_TURN, STANDING = "⊘", "◆"  # surprised in round zero; still standing when the fight ended
+POINTERS = frozenset((ACTING, ACTED, TO_ACT, WAITING, HOLDING, BROKEN, NO_TURN, STANDING))
 SIDES = {"party": "🟦", "foes": "🟥"}
 # The one-line legend names only the marks a tracker shows, in this order.
 LEGEND = {
@@ -28,6 +30,7 @@ LEGEND = {
     HOLDING: "holding",
     BROKEN: "Broken",
     NO_TURN: "no turn",
+    STANDING: "standing",
     SIDES["party"]: "party",
     SIDES["foes"]: "foes",
     "👁": "hidden from players",
@@ -81,7 +84,7 @@ def combatant_line(
 ) -> str:
     """Return one line of the tracker: standing, initiative, side, name, Grit, actions, marks."""
     if ended:
-        pointer = BROKEN if is_broken(combatant) else NO_TURN
+        pointer = BROKEN if is_broken(combatant) else STANDING
     else:
         pointer = standing(combatant, encounter, acting=acting)
     initiative = "—" if combatant.initiative is None else str(combatant.initiative)

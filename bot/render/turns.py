@@ -104,14 +104,15 @@ Say = Callable[..., None]  # (text, about=(), kind="event")
 
 
 def initiative_text(entry: InitiativeEntry) -> str:
-    """Return "Mira **17** (d20 11 · Finesse +3 · Haste +3)"."""
+    """Return "Mira **17** (d20 11 · Finesse +3 · Haste +3)", or "Mira (5)" when not rolled."""
     name = name_text(entry.name)
     if entry.total is None:
         return f"{name} — Broken"
     if not entry.faces:
         if entry.front is not None:
             return f"{name} ({entry.front}: first)"
-        return f"{name} {entry.total}" + (" (kept)" if entry.kept else "")
+        # In parentheses, so "Goblin 2 (1)" never reads as one name.
+        return f"{name} ({entry.total}{', kept' if entry.kept else ''})"
     parts = [f"d{entry.die} {entry.faces[0]}"]
     if entry.finesse:
         parts.append(f"Finesse {entry.finesse:+d}")

@@ -37,7 +37,7 @@ async def tracker(table: SandboxTable, channel: str = "table-1") -> str:
     return table.render(pinned[0])
 
 
-POINTERS = ("▶", "✓", "▫", "⏸", "⏩", "✖", "·")  # where each combatant stands this round
+POINTERS = ("▶", "✓", "▫", "⏸", "⏩", "✖", "⊘", "◆")  # where each combatant stands this round
 SIDES = ("🟦 ", "🟥 ")
 
 

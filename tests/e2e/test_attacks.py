@@ -791,7 +791,7 @@ async def test_a_defense_result_looks_the_same_however_it_was_chosen(fight) -> N
         script(table, d20(10), d20(3))  # the Orc's attack, Mira's block
         if how == "timeout":
             table.bot.scheduler.time_scale = 0.01  # type: ignore[attr-defined] # 5 s → 0.05 s
-        prompt = await gm.run(f'/attack target:Mira attacker:"Orc {n}" damage:1')
+        prompt = await gm.run(f'/attack target:Mira attacker:"Orc {n}" damage:1 force:true')
         if how == "button":
             await prompt.click("Block", as_user=alice)
         elif how == "command":

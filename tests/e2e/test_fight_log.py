@@ -44,7 +44,7 @@ async def test_the_gm_gets_the_log_so_far_as_a_markdown_file(fast) -> None:
     assert text.startswith("# The fight's log so far: rounds 1–2\n")
     round_1 = text.split("## Round 1\n\n")[1].split("\n\n## Round 2")[0].splitlines()
     assert round_1[0] == "- Game Master opens the encounter (finesse, compact)."
-    assert "- Initiative: Mira 5 (kept), Goblin 2 (kept)" not in round_1  # finesse: no roll
+    assert "- Initiative: Mira (5, kept), Goblin 2 (1, kept)" not in round_1  # finesse: no roll
     assert "- **Mira**'s turn — rolls d20, 2 actions" in round_1
     assert "- Goblin takes 4 damage (Prime d20)." in round_1
     assert "Shade" not in text  # a hidden NPC's lines are never written down

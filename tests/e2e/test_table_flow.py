@@ -56,8 +56,29 @@ async def test_an_ended_tracker_shows_that_it_ended(fast) -> None:
     text = table.render(pinned)
     assert "Encounter ended after round 1" in text
     assert "▶" not in text and "Now" not in text and "to act" not in text
-    assert "·   5 🟦 Mira · Grit 30/30 Prime d20\n" in text  # no actions: the round is over
+    assert "◆   5 🟦 Mira · Grit 30/30 Prime d20\n" in text  # no actions: the round is over
+    # The legend names the mark, and no "· ·" where a dot-mark met the legend's separator.
+    assert "◆ standing" in text and "· ·" not in text
     assert "This encounter is over; /init start opens a new one." in text
+
+
+async def test_the_end_sums_up_its_last_round_only_when_something_happened_in_it(fast) -> None:
+    """/init end right after a round opened posted "Round 2 summary: Nothing happened"."""
+    table = fast
+    await finesse_fight(table)
+    gm = table.user("gm")
+    for _ in range(4):  # Mira, the Goblin, the Orc, then round 2 opens
+        await gm.run("/init next")
+    [final] = await (await (await gm.run("/init end")).click("Confirm")).wait_followups(1)
+    assert "The encounter is over" in final.content
+    assert final.embeds == []  # the log file has round 2's opening; no summary to read
+    # Something happened in the last round: its summary comes with the end.
+    await finesse_fight(table)
+    await gm.run("/init next")
+    await gm.run("/grit damage combatant:Goblin amount:3")
+    [final] = await (await (await gm.run("/init end")).click("Confirm")).wait_followups(1)
+    assert [e["title"] for e in final.embeds] == ["Round 1 summary"]
+    assert "Goblin takes 3 damage" in final.embeds[0]["description"]
 
 
 async def test_a_player_handing_the_turn_to_a_hidden_npc_pings_the_gm_without_its_name(
