@@ -138,6 +138,8 @@ async def test_attacks_on_the_same_defender_in_several_channels_never_cross(
         for ch in CHANNELS
     }
     await answered([p for ps in prompts.values() for p in ps])
+    # Counted now: an answered prompt becomes its result, and no longer asks for a defense.
+    opened = {ch: sum(1 for p in ps if _is_prompt_sent(p)) for ch, ps in prompts.items()}
     for ch, ps in prompts.items():
         encounter = await stored(store, ids[ch])
         assert encounter is not None
@@ -151,7 +153,7 @@ async def test_attacks_on_the_same_defender_in_several_channels_never_cross(
     defends = {
         ch: alice.send_command("/defend strategy:dodge", channel=ch)
         for ch in CHANNELS
-        if any(_is_prompt_sent(p) for p in prompts[ch])
+        if opened[ch]
     }
     await answered(defends.values())
     # Each /defend is answered privately; its prompt becomes the result.
@@ -164,8 +166,7 @@ async def test_attacks_on_the_same_defender_in_several_channels_never_cross(
         encounter = await stored(store, ids[ch])
         assert encounter is not None
         # /defend took exactly one of this channel's attacks; the other waits for its button.
-        opened = sum(1 for p in prompts[ch] if _is_prompt_sent(p))
-        assert len(encounter.pending_attacks) == max(opened - 1, 0), ch
+        assert len(encounter.pending_attacks) == max(opened[ch] - 1, 0), ch
         for pending in encounter.pending_attacks:
             prompt = table.server.messages[pending.prompt_message_id or 0]
             assert prompt.channel_id == ids[ch]
@@ -190,7 +191,7 @@ async def test_attacks_on_the_same_defender_in_several_channels_never_cross(
         assert flow.by_name(encounter, "Mira").grit == max(30 - lost, 0), ch
         # Every resolution this channel's log holds is one of this channel's.
         async with store.channel(ids[ch]) as state:
-            log = [e.text for e in await state.round_log(1)]
+            log = [e.line for e in await state.round_log(1)]
         assert sum(1 for line in log if line.startswith("Goblin attacks Mira")) == 2, (ch, log)
         await settle(table)
         assert tracker_shows(pinned_tracker(table, ch), encounter), ch

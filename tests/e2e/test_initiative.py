@@ -12,7 +12,7 @@ from bot.sandbox.client import SandboxTable, UsageError
 from bot.sandbox.harness import running_bot
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.conftest import tablehand_bot
-from tests.e2e.helpers import acting, order_in, script, settle, tracker
+from tests.e2e.helpers import acting, order_in, script, settle, tracker, unmentioned
 from tests.scripted import d20
 
 pytestmark = pytest.mark.e2e
@@ -415,6 +415,7 @@ async def test_a_player_ending_a_turn_before_a_hidden_npc_is_still_answered(fast
     await gm.run("/init add name:Assassin hidden:true finesse:5")
     await gm.run("/init next")  # Mira's turn; the Assassin's comes next
     ended = await alice.run("/init next")
-    assert ended.ephemeral and ended.content == "Done."
+    # Answered in public, pinging the GM (who plays it) without naming it.
+    assert not ended.ephemeral and unmentioned(ended.content).startswith("⏳ Over to the GM: ")
     for message in table.channel().visible_to("alice"):
         assert "Assassin" not in table.render(message)

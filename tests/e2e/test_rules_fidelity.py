@@ -13,7 +13,7 @@ import pytest
 from bot.rules import encounter as flow
 from bot.rules.models import Combatant, Encounter, Shield
 from bot.sandbox.client import SandboxTable
-from tests.e2e.helpers import script
+from tests.e2e.helpers import script, unmentioned
 from tests.scripted import d12, d20
 
 pytestmark = pytest.mark.e2e
@@ -69,8 +69,9 @@ async def test_out_of_turn_actions_are_refused_with_the_way_to_act(fight) -> Non
     for command in ("/attack target:Goblin", "/move distance:4"):
         refused = await table.user("bob").run(command)
         assert refused.ephemeral
-        assert refused.content.startswith("It is not Brom's turn: ")
-        assert "or /wait and then /act" in refused.content and "force:true" in refused.content
+        said = unmentioned(refused.content)  # the commands are clickable mentions
+        assert said.startswith("It is not Brom's turn: ")
+        assert "or /wait and then /act" in said and "force:true" in said
     assert (await combatant(table, "Brom")).actions_left == 2
 
 
@@ -236,7 +237,7 @@ async def test_closing_in_on_a_longer_reach_then_breaking_away(fight) -> None:
     edited = await gm.run("/init edit combatant:Goblin reach:2")
     assert edited.content == "✎ Goblin: reach 1 → 2."
     refused = await alice.run("/attack target:Goblin")
-    assert refused.ephemeral and refused.content == (
+    assert refused.ephemeral and unmentioned(refused.content) == (
         "Goblin's reach (2) is longer than Mira's (1): close in first (/engage target:Goblin)."
     )
     script(table, d20(9), d20(11))  # Mira's dodge (9 + 5), the Goblin's threat (11 + 3)
@@ -428,7 +429,7 @@ async def test_one_essence_at_a_time(fight) -> None:
         "🧪 Mira uses Elixir of Iron (elixir): active for 2 rounds — one essence at a time."
     )
     second = await alice.run("/essence use name:Tonic kind:tonic")
-    assert second.ephemeral and second.content == (
+    assert second.ephemeral and unmentioned(second.content) == (
         "Mira already has Elixir of Iron active: one essence at a time (/essence end first)."
     )
     ended = await alice.run("/essence end")
