@@ -796,29 +796,12 @@ class LoopbackDiscord:
             call.status = 401
             return json_response(UNAUTHORIZED, 401)
 
-        fault = next((f for f in self.faults if f.matches(method, template, path)), None)
-        if fault is not None:
-            fault.remaining -= 1
-            fault.served += 1
-            self.stats.faults += 1
-            call.status = fault.status
-            log.info("injected fault: %s %s -> %s", method, path, fault.status)
-            if fault.status == 429:
-                return self._too_many(fault.retry_after, None)
-            return json_response(_error(f"{fault.status}: Injected failure", 0), fault.status)
-
-        limit_headers: dict[str, str] = {}
-        if self.rate_limits is not None:
-            bucket = self._bucket(method, template, variables)
-            if bucket is not None:
-                now = loop.time()
-                wait = bucket.take(now)
-                if wait > 0:
-                    self.stats.rate_limited += 1
-                    call.status = 429
-                    log.info("rate limited: %s %s for %.3fs", method, path, wait)
-                    return self._too_many(wait, bucket)
-                limit_headers = bucket.headers(now)
+        refused = self._injected_fault(call)
+        if refused is not None:
+            return refused
+        limit_headers, refused = self._rate_limit(call, variables)
+        if refused is not None:
+            return refused
 
         req = _Request(
             method, path, variables, dict(request.query), body, files, request.headers, received
@@ -831,6 +814,39 @@ class LoopbackDiscord:
         call.status = response.status
         self.changed()
         return response
+
+    def _injected_fault(self, call: RestCall) -> web.Response | None:
+        """Answer a call with the first matching injected fault, if any is armed."""
+        method, path = call.method, call.path
+        fault = next((f for f in self.faults if f.matches(method, call.route, path)), None)
+        if fault is None:
+            return None
+        fault.remaining -= 1
+        fault.served += 1
+        self.stats.faults += 1
+        call.status = fault.status
+        log.info("injected fault: %s %s -> %s", method, path, fault.status)
+        if fault.status == 429:
+            return self._too_many(fault.retry_after, None)
+        return json_response(_error(f"{fault.status}: Injected failure", 0), fault.status)
+
+    def _rate_limit(
+        self, call: RestCall, variables: dict[str, str]
+    ) -> tuple[dict[str, str], web.Response | None]:
+        """Take the call from its rate-limit bucket: its headers, or the 429 when empty."""
+        if self.rate_limits is None:
+            return {}, None
+        bucket = self._bucket(call.method, call.route, variables)
+        if bucket is None:
+            return {}, None
+        now = asyncio.get_running_loop().time()
+        wait = bucket.take(now)
+        if wait > 0:
+            self.stats.rate_limited += 1
+            call.status = 429
+            log.info("rate limited: %s %s for %.3fs", call.method, call.path, wait)
+            return {}, self._too_many(wait, bucket)
+        return bucket.headers(now), None
 
     def _authorized(self, request: web.Request) -> bool:
         auth = request.headers.get("Authorization", "")
@@ -1088,16 +1104,9 @@ class LoopbackDiscord:
         content = payload.get("content") or ""
         guild = None if channel.is_dm else self.guild_of(channel)
         mentioned, mention_roles, everyone = self._mentioned(content, allowed, guild)
-        reference = payload.get("message_reference")
-        if reference:
-            type = REPLY if type == DEFAULT else type
-            reference = {
-                "type": 0,
-                "message_id": str(reference.get("message_id")),
-                "channel_id": str(reference.get("channel_id") or channel.id),
-            }
-            if guild is not None:
-                reference["guild_id"] = str(guild.id)
+        reference = _reference(payload.get("message_reference"), channel, guild)
+        if reference is not None and type == DEFAULT:
+            type = REPLY
         attachments = [a for a in payload.get("attachments") or [] if "url" in a] + list(
             files or []
         )
@@ -1121,21 +1130,25 @@ class LoopbackDiscord:
             mention_everyone=everyone,
         )
         if interaction is not None:
-            msg.interaction_id = interaction.id
-            msg.interaction_user = interaction.member.user
-            msg.interaction_type = interaction.type
-            msg.interaction_name = (
-                interaction.label.lstrip("/") if interaction.type == APPLICATION_COMMAND else None
-            )
-            msg.webhook_id = self.application_id
-            if msg.ephemeral:
-                msg.visible_to = interaction.member.id
+            self._answering(msg, interaction)
         self.messages[msg.id] = msg
         self.channel_messages.setdefault(channel.id, []).append(msg.id)
         if not msg.ephemeral:
             self.dispatch("MESSAGE_CREATE", msg.payload(), intent=INTENT_GUILD_MESSAGES)
         self.changed()
         return msg
+
+    def _answering(self, msg: StoredMessage, interaction: InteractionRecord) -> None:
+        """Mark a message as an interaction's answer (an ephemeral one only its user sees)."""
+        msg.interaction_id = interaction.id
+        msg.interaction_user = interaction.member.user
+        msg.interaction_type = interaction.type
+        msg.interaction_name = (
+            interaction.label.lstrip("/") if interaction.type == APPLICATION_COMMAND else None
+        )
+        msg.webhook_id = self.application_id
+        if msg.ephemeral:
+            msg.visible_to = interaction.member.id
 
     def edit_message(
         self, msg: StoredMessage, payload: dict[str, Any], files: list[dict[str, Any]] | None = None
@@ -1265,36 +1278,13 @@ class LoopbackDiscord:
         """
         if self.session is None:
             raise SandboxError("no bot has connected to the loopback Discord yet")
-        # A DM's payload is built as the first guild's and then made a DM's (`_in_dm`).
         guild = self.guild_of(channel)
         member = guild.members.get(member.id, member)  # the same person, as this guild's member
-        bot_member = guild.members[self.bot_user.id]
         interaction_id = self.ids.next()
         token = f"aW50ZXJhY3Rpb246{interaction_id}:{secrets.token_urlsafe(48)}"
-        payload: dict[str, Any] = {
-            "id": str(interaction_id),
-            "application_id": str(self.application_id),
-            "type": type,
-            "data": data,
-            "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
-            "channel_id": str(channel.id),
-            "channel": guild.channel_payload_for(member, channel),
-            "member": member.payload()
-            | {"permissions": str(guild.channel_permissions(member, channel))},
-            "token": token,
-            "version": 1,
-            "app_permissions": str(guild.channel_permissions(bot_member, channel)),
-            "locale": locale,
-            "guild_locale": "en-US",
-            "entitlements": [],
-            "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
-            "attachment_size_limit": self.attachment_size_limit,
-        }
-        if channel.is_dm:
-            payload = self._in_dm(payload, member, channel)
+        payload = self._interaction_payload(
+            interaction_id, token, member, channel, type, data, locale
+        )
         if message is not None:
             payload["message"] = message.payload()
         loop = asyncio.get_running_loop()
@@ -1320,6 +1310,48 @@ class LoopbackDiscord:
             self.stats.dispatches += 1
             self._sessions[session_id].dispatch("INTERACTION_CREATE", payload)
         return record
+
+    def _interaction_payload(
+        self,
+        interaction_id: int,
+        token: str,
+        member: Member,
+        channel: Channel,
+        type: int,
+        data: dict[str, Any],
+        locale: str,
+    ) -> dict[str, Any]:
+        """Return INTERACTION_CREATE's payload as Discord builds it, in a guild or a DM.
+
+        A DM's payload is built as the first guild's and then made a DM's (`_in_dm`).
+        """
+        guild = self.guild_of(channel)
+        bot_member = guild.members[self.bot_user.id]
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": type,
+            "data": data,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "channel_id": str(channel.id),
+            "channel": guild.channel_payload_for(member, channel),
+            "member": member.payload()
+            | {"permissions": str(guild.channel_permissions(member, channel))},
+            "token": token,
+            "version": 1,
+            "app_permissions": str(guild.channel_permissions(bot_member, channel)),
+            "locale": locale,
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": self.attachment_size_limit,
+        }
+        if channel.is_dm:
+            payload = self._in_dm(payload, member, channel)
+        return payload
 
     def _in_dm(self, payload: dict[str, Any], member: Member, channel: Channel) -> dict[str, Any]:
         """Make an interaction one from a DM with the bot: a user, no member, no server."""
@@ -1823,44 +1855,7 @@ class LoopbackDiscord:
                 _error(f"Interaction callback type {kind} is invalid for this interaction", 50035),
             )
 
-        message: StoredMessage | None = None
-        if kind in (4, 5):
-            problem = check_message(data, creating=kind == 4)
-            if problem:
-                raise _Reply(400, problem)
-            flags = LOADING if kind == 5 else 0
-            msg_type = CHAT_INPUT_COMMAND if record.type == APPLICATION_COMMAND else DEFAULT
-            message = self.create_message(
-                record.channel,
-                self.bot_user,
-                data if kind == 4 else {"flags": data.get("flags", 0)},
-                files=req.files if kind == 4 else None,
-                type=msg_type,
-                interaction=record,
-                extra_flags=flags,
-            )
-            record.original_message_id = message.id
-        elif kind in (6, 7):
-            message = self.messages.get(record.source_message_id or 0)
-            if message is None or message.deleted:
-                raise _Reply(404, UNKNOWN_MESSAGE)
-            record.original_message_id = message.id
-            if kind == 7:
-                problem = check_message(data, creating=False)
-                if problem:
-                    raise _Reply(400, problem)
-                self.edit_message(message, data, req.files)
-        elif kind == 8:
-            choices = data.get("choices") or []
-            problem = check_choices(choices)
-            if problem:
-                raise _Reply(400, problem)
-            record.choices = choices
-        elif kind == 9:
-            problem = check_modal(data)
-            if problem:
-                raise _Reply(400, problem)
-            record.modal = data
+        message = self._take_callback(record, kind, data, req.files)
 
         cb = Callback(kind, data, loop.time(), received=req.received)
         record.callbacks.append(cb)
@@ -1880,6 +1875,54 @@ class LoopbackDiscord:
         elif kind in (8, 9):
             response["resource"] = {"type": kind}
         return json_response(response)
+
+    def _take_callback(
+        self,
+        record: InteractionRecord,
+        kind: int,
+        data: dict[str, Any],
+        files: list[dict[str, Any]],
+    ) -> StoredMessage | None:
+        """Apply an interaction's answer by its kind; return the message it made or edited."""
+        message: StoredMessage | None = None
+        if kind in (4, 5):
+            problem = check_message(data, creating=kind == 4)
+            if problem:
+                raise _Reply(400, problem)
+            flags = LOADING if kind == 5 else 0
+            msg_type = CHAT_INPUT_COMMAND if record.type == APPLICATION_COMMAND else DEFAULT
+            message = self.create_message(
+                record.channel,
+                self.bot_user,
+                data if kind == 4 else {"flags": data.get("flags", 0)},
+                files=files if kind == 4 else None,
+                type=msg_type,
+                interaction=record,
+                extra_flags=flags,
+            )
+            record.original_message_id = message.id
+        elif kind in (6, 7):
+            message = self.messages.get(record.source_message_id or 0)
+            if message is None or message.deleted:
+                raise _Reply(404, UNKNOWN_MESSAGE)
+            record.original_message_id = message.id
+            if kind == 7:
+                problem = check_message(data, creating=False)
+                if problem:
+                    raise _Reply(400, problem)
+                self.edit_message(message, data, files)
+        elif kind == 8:
+            choices = data.get("choices") or []
+            problem = check_choices(choices)
+            if problem:
+                raise _Reply(400, problem)
+            record.choices = choices
+        elif kind == 9:
+            problem = check_modal(data)
+            if problem:
+                raise _Reply(400, problem)
+            record.modal = data
+        return message
 
     # ------------------------------------------------------------------ world
 
@@ -1927,3 +1970,19 @@ class _Reply(Exception):
     def __init__(self, status: int, body: dict[str, Any]) -> None:
         super().__init__(body.get("message"))
         self.status, self.body = status, body
+
+
+def _reference(
+    reference: dict[str, Any] | None, channel: Channel, guild: Guild | None
+) -> dict[str, Any] | None:
+    """Return a reply's message reference as Discord stores it (None: not a reply)."""
+    if not reference:
+        return None
+    stored = {
+        "type": 0,
+        "message_id": str(reference.get("message_id")),
+        "channel_id": str(reference.get("channel_id") or channel.id),
+    }
+    if guild is not None:
+        stored["guild_id"] = str(guild.id)
+    return stored
