@@ -38,7 +38,7 @@ from bot.rules.items import (
     momentum,
 )
 from bot.rules.long_actions import long_action_defense
-from bot.rules.models import AttackStyle, Combatant, DefenseStrategy, RangeKind
+from bot.rules.models import MAX_ITEM_NAME, AttackStyle, Combatant, DefenseStrategy, RangeKind
 from bot.rules.results import Modifier, Result, total_of
 from bot.rules.specials import can_react
 
@@ -149,6 +149,7 @@ class AttackSpec(BaseModel):
     situational_risk: int = 0
     damage: str | None = None  # weapon damage as a dice expression: "1d10+2"
     weight: float | None = Field(default=None, gt=0)  # of a thrown weapon [000]
+    weapon: str | None = Field(default=None, max_length=MAX_ITEM_NAME)  # a loadout's, by name
     # The defender's situation.
     directions_blocked: int = Field(default=0, ge=0)  # break away and ranged dodge [000]
     surprised: bool = False  # completely surprised: defense 6 + range [003]
@@ -207,6 +208,18 @@ def beyond_perception(attacker: Combatant, spec: AttackSpec) -> bool:
 
 def validate_spec(spec: AttackSpec, attacker: Combatant) -> None:
     """Refuse an attack whose options contradict its style, with a message for the user."""
+    check_style_options(spec)
+    if spec.style == "thrown" and spec.weight is not None:
+        reach = thrown_range(attacker.physical, spec.weight)
+        if spec.distance > reach:
+            raise RuleViolation(
+                f"{attacker.name} can throw that weapon {reach} spaces "
+                f"(Physical {attacker.physical} ÷ weight {spec.weight:g}); the target is {spec.distance} away."
+            )
+
+
+def check_style_options(spec: AttackSpec) -> None:
+    """Refuse options that contradict the attack's style, whoever makes it (a weapon's too)."""
     style = spec.style
     if spec.target_size is not None and style != "targeted":
         raise BadInput("A target size is for targeted melee; use special targeting for ranged.")
@@ -235,12 +248,6 @@ def validate_spec(spec: AttackSpec, attacker: Combatant) -> None:
         if spec.weight is None:
             raise BadInput(
                 "A thrown attack needs the weapon's weight (its range is Physical ÷ weight)."
-            )
-        reach = thrown_range(attacker.physical, spec.weight)
-        if spec.distance > reach:
-            raise RuleViolation(
-                f"{attacker.name} can throw that weapon {reach} spaces "
-                f"(Physical {attacker.physical} ÷ weight {spec.weight:g}); the target is {spec.distance} away."
             )
     elif spec.weight is not None:
         raise BadInput("A weapon weight is for thrown attacks.")

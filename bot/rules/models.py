@@ -40,6 +40,7 @@ GrappleRole = Literal["grappler", "held"]
 
 DEFAULT_MAX_GRIT = 30  # [GAME.md §1, bot]
 MAX_ITEM_NAME = 40  # of a weapon, armor, shield or essence [bot]
+MAX_ITEMS = 10  # weapons, armor and shields on one sheet or template [bot]
 ACTIONS_PER_ROUND = 2  # [GAME.md §5, 003]
 
 
@@ -172,14 +173,27 @@ class Stats(Model):
     tags: list[str] = Field(default_factory=list, max_length=MAX_TAGS)  # Fiend, Undead, Stealth…
 
 
-class Character(Stats):
+class Sheet(Stats):
+    """What is kept between fights: the stats, a name and a loadout [GAME.md §1, §9]."""
+
+    name: str
+    items: list[Item] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
+class Character(Sheet):
     """A player's character on one server, reused across fights."""
 
     id: int | None = None  # assigned by the store
     guild_id: int
     owner_id: int
-    name: str
     injuries: int = 0
+
+
+class NpcTemplate(Sheet):
+    """A server's NPC template: `/init add name:Goblin` brings its stats and loadout."""
+
+    id: int | None = None  # assigned by the store
+    guild_id: int
 
 
 class Combatant(Stats):
