@@ -53,6 +53,7 @@ from bot.rules.attack_flow import (
     visible_reactors,
 )
 from bot.rules.attacks import AttackSpec, default_strategy
+from bot.rules.loadout import armed_attack, find_weapon
 from bot.rules.models import Combatant, Encounter, PendingAttack
 from bot.rules.reactions import ReactionKind, react, reaction_refusal
 from bot.table import Table, at_channel, at_table, mention_allowed
@@ -197,8 +198,12 @@ async def attack(
     bonus: str | None = None,
     spell: bool = False,
     force: bool = False,
+    weapon: str | None = None,
 ) -> None:
-    """Make an attack (/attack, /grapple): settle it at once, or show its prompt."""
+    """Make an attack (/attack, /grapple): settle it at once, or show its prompt.
+
+    With `weapon`, the attacker's weapon of that name gives the options not typed [§9].
+    """
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     bonus_dice, penalty_dice = parse_extra_dice(bonus)
     async with at_table(interaction) as table:
@@ -206,8 +211,9 @@ async def attack(
         defender = table.named(target)
         forced = table.forcing(force)
         situation = attack_situation(table.encounter, striker, defender)
-        fields = {**situation, **options}
-        if fields["stealth"] is None:
+        armed = find_weapon(striker, weapon) if weapon else None
+        fields = {**situation, **armed_attack(armed, options)}
+        if fields.get("stealth") is None:
             fields["stealth"] = situation["stealth"]
         spec = AttackSpec(**fields, bonus_dice=bonus_dice, penalty_dice=penalty_dice)
         declared = declare_attack(

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import attacks, options
+from bot.loadouts import ItemName, attack_weapon_choices
 from bot.rules.attacks import TargetSize
 from bot.rules.dice import Advantage
 from bot.rules.models import AttackStyle, DefenseStrategy, RangeKind
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 ATTACK_HELP = dict(
     target="Who is attacked",
-    style="melee (Physical), targeted melee, ranged, thrown (Finesse) or unarmed",
+    style="melee (Physical; the default), targeted melee, ranged, thrown (Finesse) or unarmed",
     attacker="The attacking combatant (default: yours; the GM names NPCs)",
     area="Targeted melee: the area aimed at (limbs −5, head −10, small −15, precise −20)",
     damage="Weapon damage as dice, e.g. 1d10+2 (default: the attack's core face)",
@@ -43,10 +44,11 @@ ATTACK_HELP = dict(
     spell="The attack is a Spell (Hex adds to it; Sundered to the others)",
     targeting="Ranged special targeting level 1–4 (−5/10/15/20)",
     range_kind="Range band: short (thrown), long (missiles), bow",
-    base_risk="The weapon's base Risk (a Great Axe has 3)",
+    base_risk="The weapon's base Risk (default 1; a Great Axe has 3)",
     cover_durability="Durability of the defender's cover, against penetration",
     counter="Use the counter-attack a natural 1 opened against the target (no action)",
     force="GM: let the attacker act out of its turn (the result says so)",
+    weapon="A weapon of the attacker's loadout: its values, unless typed here",
 )
 
 
@@ -71,14 +73,16 @@ class Attacks(commands.Cog):
 
     @app_commands.guild_only()
     @app_commands.command(name="attack", description="Attack a combatant; its defender chooses")
-    @app_commands.autocomplete(target=combatant_choices, attacker=combatant_choices)
+    @app_commands.autocomplete(
+        target=combatant_choices, attacker=combatant_choices, weapon=attack_weapon_choices
+    )
     @app_commands.rename(range_kind="range")
     @app_commands.describe(**ATTACK_HELP)
     async def attack(
         self,
         interaction: discord.Interaction,
         target: options.Name,
-        style: AttackStyle = "melee",
+        style: AttackStyle | None = None,
         attacker: options.Name | None = None,
         area: TargetSize | None = None,
         damage: app_commands.Range[str, 1, 200] | None = None,
@@ -97,10 +101,11 @@ class Attacks(commands.Cog):
         spell: bool = False,
         targeting: app_commands.Range[int, 1, 4] | None = None,
         range_kind: RangeKind | None = None,
-        base_risk: app_commands.Range[int, 1, 20] = 1,
+        base_risk: app_commands.Range[int, 1, 20] | None = None,
         cover_durability: app_commands.Range[int, 0, 100] | None = None,
         counter: bool = False,
         force: bool = False,
+        weapon: ItemName | None = None,
     ) -> None:
         options = {
             "style": style,
@@ -124,7 +129,14 @@ class Attacks(commands.Cog):
             "counter": counter,
         }
         await attacks.attack(
-            interaction, target, attacker, options, bonus=bonus, spell=spell, force=force
+            interaction,
+            target,
+            attacker,
+            options,
+            bonus=bonus,
+            spell=spell,
+            force=force,
+            weapon=weapon,
         )
 
     @app_commands.guild_only()

@@ -20,20 +20,28 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import options
+from bot import loadouts, options
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
+from bot.render.loadout import loadout_text, stowed_text
 from bot.render.text import name_text
 from bot.replies import report_error
 from bot.rules.grit import GritChange, change_grit, starting_grit
+from bot.rules.loadout import check_weapon, stow, unstow
 from bot.rules.models import (
     MAX_NAME_LENGTH,
     MAX_TAGS,
     SHEET_BOUNDS,
+    Armor,
+    AttackStyle,
     Character,
     DefaultDefense,
+    Item,
+    RangeKind,
+    Shield,
     Stats,
+    Weapon,
 )
 from bot.rules.names import clean_name
 from bot.sheets import (
@@ -52,6 +60,9 @@ if TYPE_CHECKING:
     from bot.app import Tablehand
 
 NAME_MAX = MAX_NAME_LENGTH
+CHARACTER_HELP = "Your character (default: your active one)"
+# A weapon's styles: an unarmed attack needs none.
+ArmedStyle = Literal[tuple(s for s in get_args(AttackStyle) if s != "unarmed")]  # type: ignore[valid-type]
 MAX_CHARACTERS = 25  # per player per server: one autocomplete page [bot]
 
 # /character edit's fields are the sheet's own (`Stats`), and its name.
@@ -520,6 +531,130 @@ class Characters(
             view=DeleteConfirm.view(owner_id, str(character.id)),
             ephemeral=True,
         )
+
+    # The loadout: weapons, armor and a shield on the sheet [GAME.md §9] -------------------
+
+    weapon = app_commands.Group(
+        name="weapon", description="Weapons (and armor, shields) on a sheet"
+    )
+
+    async def _loadout(
+        self, interaction: discord.Interaction, character: str | None
+    ) -> tuple[int, int, str]:
+        """Return the caller's server, id and the named (or active) character's name."""
+        guild_id, owner_id = self._owner(interaction)
+        return guild_id, owner_id, (await self._named_or_active(guild_id, owner_id, character)).name
+
+    async def _stow(
+        self, interaction: discord.Interaction, character: str | None, item: Item
+    ) -> None:
+        """Add an item to the caller's sheet (same name, worn armor, held shield: replaced)."""
+        guild_id, owner_id, name = await self._loadout(interaction, character)
+        async with own_sheet(self.store, guild_id, owner_id, name) as sheet:
+            stowed = stow(sheet.character.items, item)
+            text = stowed_text(sheet.character.name, stowed) + _next_fight(sheet.fight_channel)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @weapon.command(
+        name="add", description="Add a weapon to your character (a name it has: changed)"
+    )
+    @app_commands.rename(range_kind="range")
+    @app_commands.describe(**loadouts.WEAPON_HELP, character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_choices)
+    async def weapon_add(
+        self,
+        interaction: discord.Interaction,
+        name: loadouts.ItemName,
+        damage: loadouts.Damage,
+        style: ArmedStyle = "melee",
+        base_risk: loadouts.BaseRisk = 1,
+        penetration: loadouts.Penetration | None = None,
+        weight: loadouts.Weight | None = None,
+        range_kind: RangeKind | None = None,
+        reach: loadouts.Reach = 1,
+        braced: bool = False,
+        character: options.Name | None = None,
+    ) -> None:
+        weapon = loadouts.built(
+            Weapon,
+            name=name,
+            damage=damage,
+            style=style,
+            base_risk=base_risk,
+            penetration=penetration,
+            weight=weight,
+            range_kind=range_kind,
+            reach=reach,
+            braced=braced,
+        )
+        check_weapon(weapon)  # before any look-up: a bad weapon changes nothing
+        await self._stow(interaction, character, weapon)
+
+    @weapon.command(name="list", description="List your character's weapons, armor and shield")
+    @app_commands.describe(character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_choices)
+    async def weapon_list(
+        self, interaction: discord.Interaction, character: options.Name | None = None
+    ) -> None:
+        guild_id, owner_id, name = await self._loadout(interaction, character)
+        sheet = await find_own(self.store, guild_id, owner_id, name)
+        await interaction.response.send_message(
+            f"**{name_text(sheet.name)}**'s loadout:\n{loadout_text(sheet.items)}", ephemeral=True
+        )
+
+    @weapon.command(name="remove", description="Take a weapon, armor or shield off your character")
+    @app_commands.describe(name=loadouts.ITEM_HELP, character=CHARACTER_HELP)
+    @app_commands.autocomplete(name=loadouts.sheet_item_choices, character=character_choices)
+    async def weapon_remove(
+        self,
+        interaction: discord.Interaction,
+        name: loadouts.ItemName,
+        character: options.Name | None = None,
+    ) -> None:
+        guild_id, owner_id, own = await self._loadout(interaction, character)
+        async with own_sheet(self.store, guild_id, owner_id, own) as sheet:
+            removed = unstow(sheet.character.items, name)
+            text = (
+                f"**{name_text(sheet.character.name)}** no longer carries "
+                f"**{name_text(removed.name)}**." + _next_fight(sheet.fight_channel)
+            )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="armor", description="Put armor on your character (replaces any)")
+    @app_commands.describe(**loadouts.ARMOR_HELP, character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_choices)
+    async def armor(
+        self,
+        interaction: discord.Interaction,
+        name: loadouts.ItemName,
+        absorb: loadouts.ItemNumber = 0,
+        crit_guard: app_commands.Range[int, 0, 10] = 0,
+        character: options.Name | None = None,
+    ) -> None:
+        armor = loadouts.built(Armor, name=name, absorb=absorb, crit_guard=crit_guard)
+        await self._stow(interaction, character, armor)
+
+    @app_commands.command(name="shield", description="Give your character a shield (replaces any)")
+    @app_commands.describe(**loadouts.SHIELD_HELP, character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_choices)
+    async def shield(
+        self,
+        interaction: discord.Interaction,
+        name: loadouts.ItemName,
+        block: loadouts.ItemNumber = 0,
+        guard: loadouts.ItemNumber = 0,
+        durability: loadouts.Durability | None = None,
+        character: options.Name | None = None,
+    ) -> None:
+        shield = loadouts.built(Shield, name=name, block=block, guard=guard, durability=durability)
+        await self._stow(interaction, character, shield)
+
+
+def _next_fight(fight_channel: int | None) -> str:
+    """Say that a fight holding the sheet keeps the loadout it joined with."""
+    if fight_channel is None:
+        return ""
+    return f" The fight in <#{fight_channel}> keeps what they joined with; this is for the next."
 
 
 async def setup(bot: Tablehand) -> None:

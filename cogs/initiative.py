@@ -20,6 +20,7 @@ from bot.render.turns import announce, first_turn_text, opening_text, summary_em
 from bot.rules import encounter as flow
 from bot.rules.combatant_edit import edit_combatant
 from bot.rules.grit import starting_grit
+from bot.rules.loadout import fight_fields, take_into_fight
 from bot.rules.models import (
     MAX_TAGS,
     Character,
@@ -82,8 +83,10 @@ def _joining(
     """Return the player's combatant: their sheet (stats typed here override it), or a new one."""
     inline = {key: value for key, value in typed.items() if value is not None}
     if sheet is not None:
-        fields = sheet.model_dump(exclude={"id", "guild_id", "owner_id", "name"})
-        combatant = Combatant(id=0, name=sheet.name, character_id=sheet.id, **{**fields, **inline})
+        # Its stats, injuries and a copy of its loadout; the fight writes Grit back.
+        fields = {**fight_fields(sheet), "injuries": sheet.injuries, **inline}
+        combatant = Combatant(id=0, name=sheet.name, character_id=sheet.id, **fields)
+        take_into_fight(combatant)
     else:
         inline["grit"], inline["max_grit"] = starting_grit(
             inline.get("grit"), inline.get("max_grit")

@@ -255,9 +255,15 @@ def prompt_content(prompt: Prompt) -> str:
     return "\n".join(lines)
 
 
+def style_text(spec: AttackSpec) -> str:
+    """Return "Melee", or "Melee with Greataxe" for an attack with a loadout's weapon."""
+    style = STYLE_NAMES[spec.style].capitalize()
+    return style if spec.weapon is None else f"{style} with {name_text(spec.weapon)}"
+
+
 def situation_text(spec: AttackSpec) -> str:
-    """Return what the defender knows of the attack before the dice: style, range, cover."""
-    parts = [STYLE_NAMES[spec.style].capitalize()]
+    """Return what the defender knows of the attack before the dice: style, weapon, range, cover."""
+    parts = [style_text(spec)]
     if spec.ranged:
         parts.append(
             "point-blank (defended as melee)" if spec.point_blank else f"{spec.distance} spaces"
@@ -419,7 +425,7 @@ def resolution_embed(resolution: Resolution, *, gm_view: bool) -> discord.Embed:
     """Render the resolution: dice, attribute, modifiers, Risk, defense, outcome, damage, Grit."""
     result = resolution.result
     title, colour = _title(resolution)
-    style = STYLE_NAMES[resolution.spec.style].capitalize()
+    style = style_text(resolution.spec)
     embed = discord.Embed(title=title, description=f"{style} · {resolution.how}", colour=colour)
     embed.add_field(
         name="Attack", value=attack_text(result.attack, result.attack_modifiers), inline=False
@@ -492,7 +498,9 @@ def resolution_log(resolution: Resolution) -> str:
     verb = "counter-attacks" if resolution.spec.counter else "attacks"
     if resolution.spec.grapple:
         verb = "grapples"
-    head = f"{resolution.attacker} {verb} {resolution.defender} ({resolution.spec.style})"
+    weapon = resolution.spec.weapon
+    style = resolution.spec.style + ("" if weapon is None else f", {name_text(weapon)}")
+    head = f"{resolution.attacker} {verb} {resolution.defender} ({style})"
     if resolution.settled.protected:
         head += f", {resolution.took_it} protecting"
     if result.auto_reason == "critical":

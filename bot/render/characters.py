@@ -7,6 +7,7 @@ from typing import Protocol
 
 import discord
 
+from bot.render.loadout import add_loadout
 from bot.render.text import die_text, grit_bar, name_text
 from bot.rules.grit import GRIT_TABLE, GritLevel, GritRow, core_die, grit_level, perception_m
 from bot.rules.models import Character
@@ -125,6 +126,8 @@ def character_sheet(
         embed.add_field(name="Tags", value=name_text(", ".join(character.tags)))
     if character.injuries:
         embed.add_field(name="Injuries", value=str(character.injuries))
+    if character.items:
+        add_loadout(embed, character.items)
     return embed
 
 

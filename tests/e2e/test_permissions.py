@@ -195,6 +195,23 @@ ROWS = [
         (("alice", "/character create name:Vex{n}"),),
         confirm=True,
     ),
+    *(
+        Row(line, ("controller",), NOT_OWNER, (("alice", "/character create name:Vex{n}"),))
+        for line in (
+            "/character weapon add name:Axe damage:1d8 character:Vex{n}",
+            "/character armor name:Chain absorb:2 character:Vex{n}",
+            "/character shield name:Buckler block:1 character:Vex{n}",
+        )
+    ),
+    Row(
+        "/character weapon remove name:Axe character:Vex{n}",
+        ("controller",),
+        NOT_OWNER,
+        (
+            ("alice", "/character create name:Vex{n}"),
+            ("alice", "/character weapon add name:Axe damage:1d8 character:Vex{n}"),
+        ),
+    ),
     Row("/settings gm_role role:GM", ("manager",), NOT_MANAGER, roles=SERVER),
     Row("/settings defense_timeout seconds:30", ("manager",), NOT_MANAGER, roles=SERVER),
 ]
@@ -284,6 +301,8 @@ def test_the_matrix_covers_every_mutating_command() -> None:
         *(f"/grit {sub}" for sub in ("damage", "heal", "set", "modifier")),
         *(f"/effect {sub}" for sub in ("apply", "cleanse", "remove")),
         *("/character edit", "/character delete", "/settings gm_role"),
+        *("/character weapon add", "/character weapon remove"),
+        *("/character armor", "/character shield"),
         "/settings defense_timeout",
     }
     assert mutating == {row.id for row in ROWS}
