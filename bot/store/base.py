@@ -25,6 +25,10 @@ character leaves or the fight ends. The claim follows the encounter: it is relea
 the commit that takes the character out of it, or deletes the encounter (a damaged one
 too). `character_fight(id)` reads it.
 
+A server's NPC templates (`/npc`) are the store's too: `async with store.npc(guild_id,
+name) as npc:` holds that template's lock and writes it back whole on a clean exit (no
+fight writes into a template, so there is no other writer's field to keep).
+
 Backends (SQLite, PostgreSQL, in-memory) implement `_load` and `_commit`, and the sheet
 primitives (`_load_sheet`, `_write_sheet`, `_delete_sheet`); one that can serve several
 processes overrides `_channel_transaction`, `_sheet_transaction` and
@@ -43,9 +47,9 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from bot.errors import NoEncounter, NotFound, RuleViolation, StoreError
-from bot.rules.models import Character, Encounter, LogEntry, Model
-from bot.rules.names import name_key
+from bot.errors import BadInput, NoEncounter, NotFound, RuleViolation, StoreError
+from bot.rules.models import Character, Encounter, LogEntry, Model, NpcTemplate
+from bot.rules.names import clean_name, name_key
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +72,12 @@ FIGHT_FIELDS = frozenset({"grit", "max_grit", "injuries"})
 # What a sheet block may not change: whose sheet it is, and where.
 FIXED_FIELDS = frozenset({"guild_id", "owner_id"})
 SHEET_GONE = "That character no longer exists."
+NPC_GONE = "That NPC template no longer exists."
+
+
+def npc_taken(name: str) -> BadInput:
+    """Return the refusal of a second NPC template of one name on a server."""
+    return BadInput(f"This server already has an NPC template named {name}.")
 
 
 class SheetInFight(RuleViolation):
@@ -234,6 +244,24 @@ class SheetState:
         return changed
 
 
+class NpcEdit:
+    """One NPC template inside a `store.npc()` block: change `template`, or delete it."""
+
+    def __init__(self, template: NpcTemplate) -> None:
+        self.template = template
+        self._before = template.model_dump(mode="json")
+        self.deleted = False
+
+    def delete(self) -> None:
+        """Delete the template when the block ends."""
+        self.deleted = True
+
+    @property
+    def changed(self) -> bool:
+        """Return whether the block changed the template."""
+        return self.template.model_dump(mode="json") != self._before
+
+
 class ChannelState:
     """One channel's state inside a `store.channel()` block."""
 
@@ -363,6 +391,7 @@ class Store(ABC):
     def __init__(self) -> None:
         self._channel_locks = KeyedLocks()
         self._sheet_locks = KeyedLocks()
+        self._npc_locks = KeyedLocks()
         self._settings_cache: dict[int, GuildSettings] = {}
         self._damaged_settings: set[int] = set()
 
@@ -457,6 +486,57 @@ class Store(ABC):
         except NotFound:
             return False  # deleted meanwhile
         return True
+
+    # NPC templates ---------------------------------------------------------------
+
+    @asynccontextmanager
+    async def npc(self, guild_id: int, name: str) -> AsyncIterator[NpcEdit]:
+        """Hold a server's named NPC template under its lock; write it back on a clean exit."""
+        found = await self.get_npc(guild_id, name)
+        if found is None or found.id is None:
+            raise NotFound(f"This server has no NPC template named {clean_name(name)!r}.")
+        async with (
+            self._npc_locks.hold(found.id),
+            self._npc_transaction(found.id) as transaction,
+        ):
+            current = await self._load_npc(found.id, transaction=transaction)
+            if current is None:
+                raise NotFound(NPC_GONE)
+            edit = NpcEdit(current)
+            yield edit
+            if edit.deleted:
+                await self._delete_npc(found.id, transaction=transaction)
+            elif edit.changed:
+                await self._write_npc(edit.template, transaction=transaction)
+
+    @asynccontextmanager
+    async def _npc_transaction(self, npc_id: int) -> AsyncIterator[object]:
+        """Hold a template's lock in the database for a block; yield what its reads and writes use."""
+        yield None  # one process per database: the in-process lock is the whole lock
+
+    @abstractmethod
+    async def create_npc(self, template: NpcTemplate) -> NpcTemplate:
+        """Store a new template; return it with its id (a name the server has is BadInput)."""
+
+    @abstractmethod
+    async def get_npc(self, guild_id: int, name: str) -> NpcTemplate | None:
+        """Return the server's template of that name (compared by `character_key`)."""
+
+    @abstractmethod
+    async def list_npcs(self, guild_id: int) -> list[NpcTemplate]:
+        """Return the server's templates, by name."""
+
+    @abstractmethod
+    async def _load_npc(self, npc_id: int, *, transaction: object = None) -> NpcTemplate | None:
+        """Read a template by id (None: there is none)."""
+
+    @abstractmethod
+    async def _write_npc(self, template: NpcTemplate, *, transaction: object = None) -> None:
+        """Write a template whole, by its id (a name the server has is BadInput)."""
+
+    @abstractmethod
+    async def _delete_npc(self, npc_id: int, *, transaction: object = None) -> None:
+        """Delete a template."""
 
     async def peek(self, channel_id: int) -> Encounter | None:
         """Return the channel's committed encounter without taking its lock (autocomplete)."""

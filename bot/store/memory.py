@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from bot.errors import BadInput
-from bot.rules.models import Character, LogEntry
+from bot.rules.models import Character, LogEntry, NpcTemplate
 from bot.store.base import (
     FIGHT_FIELDS,
     ChannelChanges,
@@ -23,6 +23,7 @@ from bot.store.base import (
     Store,
     StoreConflict,
     character_key,
+    npc_taken,
 )
 
 
@@ -40,6 +41,7 @@ class MemoryStore(Store):
         self._fights: dict[int, int] = {}  # character id → the channel whose fight holds it
         self._active: dict[tuple[int, int], int] = {}
         self._settings: dict[int, str] = {}
+        self._npcs: dict[int, str] = {}
         self._ids = itertools.count(1)
 
     async def _load(
@@ -198,3 +200,47 @@ class MemoryStore(Store):
 
     async def save_settings(self, settings: GuildSettings) -> None:
         self._settings[settings.guild_id] = settings.model_dump_json()
+
+    # NPC templates
+    async def create_npc(self, template: NpcTemplate) -> NpcTemplate:
+        if template.id is not None:
+            raise ValueError("a new template has no id yet")
+        if await self.get_npc(template.guild_id, template.name) is not None:
+            raise npc_taken(template.name)
+        template = template.model_copy(update={"id": next(self._ids)})
+        self._npcs[template.id] = template.model_dump_json()  # type: ignore[index]
+        return template
+
+    def _all_npcs(self) -> list[NpcTemplate]:
+        return [NpcTemplate.model_validate_json(data) for data in self._npcs.values()]
+
+    async def get_npc(self, guild_id: int, name: str) -> NpcTemplate | None:
+        key = character_key(name)
+        return next(
+            (
+                t
+                for t in self._all_npcs()
+                if t.guild_id == guild_id and character_key(t.name) == key
+            ),
+            None,
+        )
+
+    async def list_npcs(self, guild_id: int) -> list[NpcTemplate]:
+        found = [t for t in self._all_npcs() if t.guild_id == guild_id]
+        return sorted(found, key=lambda t: character_key(t.name))
+
+    async def _load_npc(self, npc_id: int, *, transaction: object = None) -> NpcTemplate | None:
+        data = self._npcs.get(npc_id)
+        return None if data is None else NpcTemplate.model_validate_json(data)
+
+    async def _write_npc(self, template: NpcTemplate, *, transaction: object = None) -> None:
+        assert template.id is not None
+        clash = await self.get_npc(template.guild_id, template.name)
+        if clash is not None and clash.id != template.id:
+            raise npc_taken(template.name)
+        if template.id not in self._npcs:
+            raise StoreConflict()
+        self._npcs[template.id] = template.model_dump_json()
+
+    async def _delete_npc(self, npc_id: int, *, transaction: object = None) -> None:
+        self._npcs.pop(npc_id, None)

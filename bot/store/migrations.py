@@ -114,6 +114,22 @@ MIGRATIONS: list[tuple[int, str, list[Step]]] = [
             """,
         ],
     ),
+    (
+        4,
+        "a server's NPC templates (/npc), names unique per server by the one name rule",
+        [
+            """
+            CREATE TABLE npc_templates (
+                id       INTEGER PRIMARY KEY AUTOINCREMENT,
+                guild_id INTEGER NOT NULL,
+                name     TEXT NOT NULL,
+                name_key TEXT NOT NULL,
+                data     TEXT NOT NULL,
+                UNIQUE (guild_id, name_key)
+            )
+            """,
+        ],
+    ),
 ]
 
 LATEST_VERSION = MIGRATIONS[-1][0]

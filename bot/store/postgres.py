@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import BadInput, StoreError
-from bot.rules.models import Character, LogEntry
+from bot.rules.models import Character, LogEntry, NpcTemplate
 from bot.store.base import (
     FIGHT_FIELDS,
     ChannelChanges,
@@ -35,6 +35,7 @@ from bot.store.base import (
     Store,
     StoreConflict,
     character_key,
+    npc_taken,
 )
 
 try:
@@ -49,6 +50,7 @@ POOL_SIZE = 5  # connections for everything else: scans, settings, leases, sheet
 SHEET_POOL_SIZE = 3  # connections for sheet blocks (each holds one for its length)
 MIGRATION_LOCK = 0x7461626C  # "tabl": far below any channel id, which are snowflakes
 SHEET_LOCKS = 0x73686565  # "shee": the first key of every sheet's lock
+NPC_LOCKS = 0x6E706373  # "npcs": the first key of every NPC template's lock
 SETTINGS_CHANNEL = "tablehand_settings"
 NOW = "extract(epoch from clock_timestamp())"  # the database's clock: one for every process
 
@@ -126,6 +128,22 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
                 FROM encounters, unnest(character_ids) AS playing
                 ORDER BY playing, updated_at DESC, channel_id
             ) AS f WHERE c.id = f.playing
+            """,
+        ],
+    ),
+    (
+        3,
+        "a server's NPC templates (/npc), names unique per server by the one name rule",
+        [
+            """
+            CREATE TABLE npc_templates (
+                id       BIGSERIAL PRIMARY KEY,
+                guild_id BIGINT NOT NULL,
+                name     TEXT NOT NULL,
+                name_key TEXT NOT NULL,
+                data     TEXT NOT NULL,
+                UNIQUE (guild_id, name_key)
+            )
             """,
         ],
     ),
@@ -489,6 +507,78 @@ class PostgresStore(Store):
         return None if row is None else self._character(row)
 
     # Settings
+    # NPC templates
+    @staticmethod
+    def _npc(row: Any) -> NpcTemplate:
+        try:
+            return NpcTemplate.model_validate_json(row[1]).model_copy(update={"id": row[0]})
+        except ValueError:
+            raise StoreError(
+                "A stored NPC template is damaged and cannot be read; ask the bot's host."
+            ) from None
+
+    async def create_npc(self, template: NpcTemplate) -> NpcTemplate:
+        if template.id is not None:
+            raise ValueError("a new template has no id yet")
+        try:
+            new_id = await self.pool.fetchval(
+                "INSERT INTO npc_templates (guild_id, name, name_key, data)"
+                " VALUES ($1, $2, $3, $4) RETURNING id",
+                template.guild_id,
+                template.name,
+                character_key(template.name),
+                template.model_dump_json(exclude={"id"}),
+            )
+        except asyncpg.UniqueViolationError:
+            raise npc_taken(template.name) from None
+        return template.model_copy(update={"id": new_id})
+
+    async def get_npc(self, guild_id: int, name: str) -> NpcTemplate | None:
+        row = await self.pool.fetchrow(
+            "SELECT id, data FROM npc_templates WHERE guild_id = $1 AND name_key = $2",
+            guild_id,
+            character_key(name),
+        )
+        return None if row is None else self._npc(row)
+
+    async def list_npcs(self, guild_id: int) -> list[NpcTemplate]:
+        rows = await self.pool.fetch(
+            "SELECT id, data FROM npc_templates WHERE guild_id = $1 ORDER BY name_key", guild_id
+        )
+        return [self._npc(row) for row in rows]
+
+    @asynccontextmanager
+    async def _npc_transaction(self, npc_id: int) -> AsyncIterator[object]:
+        if self._sheet_pool is None:
+            raise RuntimeError("the store is not open")
+        async with self._sheet_pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", NPC_LOCKS, _int32(npc_id))
+            yield conn
+
+    async def _load_npc(self, npc_id: int, *, transaction: object = None) -> NpcTemplate | None:
+        conn: Any = transaction if transaction is not None else self.pool
+        row = await conn.fetchrow("SELECT id, data FROM npc_templates WHERE id = $1", npc_id)
+        return None if row is None else self._npc(row)
+
+    async def _write_npc(self, template: NpcTemplate, *, transaction: object = None) -> None:
+        conn: Any = transaction if transaction is not None else self.pool
+        try:
+            status = await conn.execute(
+                "UPDATE npc_templates SET name = $2, name_key = $3, data = $4 WHERE id = $1",
+                template.id,
+                template.name,
+                character_key(template.name),
+                template.model_dump_json(exclude={"id"}),
+            )
+        except asyncpg.UniqueViolationError:
+            raise npc_taken(template.name) from None
+        if status != "UPDATE 1":
+            raise StoreConflict()
+
+    async def _delete_npc(self, npc_id: int, *, transaction: object = None) -> None:
+        conn: Any = transaction if transaction is not None else self.pool
+        await conn.execute("DELETE FROM npc_templates WHERE id = $1", npc_id)
+
     async def get_settings(self, guild_id: int) -> GuildSettings:
         data = await self.pool.fetchval(
             "SELECT data FROM guild_settings WHERE guild_id = $1", guild_id

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from bot.errors import BadInput, StoreError
-from bot.rules.models import Character, LogEntry
+from bot.rules.models import Character, LogEntry, NpcTemplate
 from bot.store.base import (
     FIGHT_FIELDS,
     ChannelChanges,
@@ -40,6 +40,7 @@ from bot.store.base import (
     Store,
     StoreConflict,
     character_key,
+    npc_taken,
 )
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 
@@ -347,6 +348,69 @@ class SQLiteStore(Store):
         return None if row is None else self._character(row)
 
     # Settings
+    # NPC templates
+    @staticmethod
+    def _npc(row: tuple) -> NpcTemplate:
+        try:
+            return NpcTemplate.model_validate_json(row[1]).model_copy(update={"id": row[0]})
+        except ValidationError:
+            raise StoreError(
+                "A stored NPC template is damaged and cannot be read; ask the bot's host."
+            ) from None
+
+    async def create_npc(self, template: NpcTemplate) -> NpcTemplate:
+        if template.id is not None:
+            raise ValueError("a new template has no id yet")
+        insert = (
+            "INSERT INTO npc_templates (guild_id, name, name_key, data) VALUES (?, ?, ?, ?)",
+            (
+                template.guild_id,
+                template.name,
+                character_key(template.name),
+                template.model_dump_json(exclude={"id"}),
+            ),
+        )
+        try:
+            (new_id,) = await self._write([insert])
+        except sqlite3.IntegrityError:
+            raise npc_taken(template.name) from None
+        return template.model_copy(update={"id": new_id})
+
+    async def get_npc(self, guild_id: int, name: str) -> NpcTemplate | None:
+        row = await self._fetchone(
+            "SELECT id, data FROM npc_templates WHERE guild_id = ? AND name_key = ?",
+            (guild_id, character_key(name)),
+        )
+        return None if row is None else self._npc(row)
+
+    async def list_npcs(self, guild_id: int) -> list[NpcTemplate]:
+        rows = await self._fetchall(
+            "SELECT id, data FROM npc_templates WHERE guild_id = ? ORDER BY name_key", (guild_id,)
+        )
+        return [self._npc(row) for row in rows]
+
+    async def _load_npc(self, npc_id: int, *, transaction: object = None) -> NpcTemplate | None:
+        row = await self._fetchone("SELECT id, data FROM npc_templates WHERE id = ?", (npc_id,))
+        return None if row is None else self._npc(row)
+
+    async def _write_npc(self, template: NpcTemplate, *, transaction: object = None) -> None:
+        update = (
+            "UPDATE npc_templates SET name = ?, name_key = ?, data = ? WHERE id = ?",
+            (
+                template.name,
+                character_key(template.name),
+                template.model_dump_json(exclude={"id"}),
+                template.id,
+            ),
+        )
+        try:
+            await self._write([], [update])
+        except sqlite3.IntegrityError:
+            raise npc_taken(template.name) from None
+
+    async def _delete_npc(self, npc_id: int, *, transaction: object = None) -> None:
+        await self._write([("DELETE FROM npc_templates WHERE id = ?", (npc_id,))])
+
     async def get_settings(self, guild_id: int) -> GuildSettings:
         row = await self._fetchone(
             "SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,)

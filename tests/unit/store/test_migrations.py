@@ -54,6 +54,16 @@ async def test_an_old_database_migrates_with_its_data_intact(fixture: Path, tmp_
         assert await store.character_fight(1) == 1001  # her fight holds her sheet
         settings = await store.get_settings(77)
         assert (settings.gm_role_id, settings.defense_timeout) == (4242, 30)
+        goblin = await store.get_npc(77, "Goblin")  # NPC templates came with version 4
+        if int(fixture.stem.removeprefix("schema_v")) >= 4:
+            assert goblin is not None
+            assert (goblin.physical, goblin.max_grit, [i.name for i in goblin.items]) == (
+                3,
+                12,
+                ["Spear", "Hide"],
+            )
+        else:
+            assert goblin is None and await store.list_npcs(77) == []
 
 
 async def test_a_character_in_several_old_fights_is_held_by_the_latest(tmp_path: Path) -> None:

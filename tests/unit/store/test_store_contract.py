@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from bot.errors import BadInput, NoEncounter, NotFound, StoreError
-from bot.rules.models import Character, Combatant, Encounter, PendingAttack
+from bot.rules.models import (
+    Armor,
+    Character,
+    Combatant,
+    Encounter,
+    NpcTemplate,
+    PendingAttack,
+    Weapon,
+)
 from bot.store import (
     GuildSettings,
     MemoryStore,
@@ -904,3 +912,48 @@ async def test_postgres_migration_gives_each_sheet_to_its_latest_fight(postgres_
         assert await store.schema_version() == MIGRATIONS[-1][0]
         assert await store.character_fight(1) == CHANNEL
         assert await store.character_fight(2) is None
+
+
+# NPC templates (/npc) -------------------------------------------------------------------
+
+
+async def test_npc_templates_are_kept_per_server_by_name(store: Store) -> None:
+    """A template was lost, found under another server, or a second one took a name in use."""
+    spear = Weapon(name="Spear", damage="1d8", reach=2)
+    goblin = await store.create_npc(
+        NpcTemplate(guild_id=GUILD, name="Goblin", physical=3, items=[spear])
+    )
+    assert goblin.id is not None
+    await store.create_npc(NpcTemplate(guild_id=GUILD, name="Bandit"))
+    await store.create_npc(NpcTemplate(guild_id=GUILD + 1, name="Goblin"))
+    found = await store.get_npc(GUILD, "GOBLIN")
+    assert found == goblin
+    assert [t.name for t in await store.list_npcs(GUILD)] == ["Bandit", "Goblin"]
+    with pytest.raises(BadInput, match="already has an NPC template named goblin"):
+        await store.create_npc(NpcTemplate(guild_id=GUILD, name="goblin"))
+    assert await store.get_npc(GUILD, "Orc") is None
+
+
+async def test_a_template_block_writes_its_change_or_nothing(store: Store) -> None:
+    """A template's edit was lost, a failed one was kept, or a rename took another's name."""
+    await store.create_npc(NpcTemplate(guild_id=GUILD, name="Goblin"))
+    await store.create_npc(NpcTemplate(guild_id=GUILD, name="Bandit"))
+    async with store.npc(GUILD, "goblin") as npc:
+        npc.template.items.append(Armor(name="Hide", absorb=1))
+        npc.template.finesse = 2
+    with pytest.raises(RuntimeError):
+        async with store.npc(GUILD, "Goblin") as npc:
+            npc.template.finesse = 9
+            raise RuntimeError("the command failed")
+    with pytest.raises(BadInput, match="already has an NPC template named Bandit"):
+        async with store.npc(GUILD, "Goblin") as npc:
+            npc.template.name = "Bandit"
+    stored = await store.get_npc(GUILD, "Goblin")
+    assert stored is not None
+    assert (stored.finesse, stored.items) == (2, [Armor(name="Hide", absorb=1)])
+    async with store.npc(GUILD, "Goblin") as npc:
+        npc.delete()
+    assert [t.name for t in await store.list_npcs(GUILD)] == ["Bandit"]
+    with pytest.raises(NotFound, match="no NPC template named 'Goblin'"):
+        async with store.npc(GUILD, "Goblin"):
+            pass
