@@ -50,6 +50,7 @@ RIGHTS: dict[str, str] = {
     "special": ANYONE,
     "pp": ANYONE,
     "character": "you, for your own characters",
+    "npc": GM,
     "settings": "Manage Server",
     "help": ANYONE,
 }

@@ -6,7 +6,7 @@ rules of a loadout are `bot.rules.loadout`, its text `bot.render.loadout`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import discord
 from discord import app_commands
@@ -14,13 +14,15 @@ from pydantic import ValidationError
 
 from bot.errors import BadInput
 from bot.rules.loadout import weapons
-from bot.rules.models import MAX_ITEM_NAME, Armor, Item, Shield, Weapon
+from bot.rules.models import MAX_ITEM_NAME, Armor, AttackStyle, Item, Shield, Weapon
 from bot.rules.names import clean_name, name_key
 from bot.table import glance, name_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
 
+# A weapon's styles: an unarmed attack needs none.
+ArmedStyle = Literal[tuple(s for s in get_args(AttackStyle) if s != "unarmed")]  # type: ignore[valid-type]
 ItemName = app_commands.Range[str, 1, MAX_ITEM_NAME]
 Damage = app_commands.Range[str, 1, 100]
 BaseRisk = app_commands.Range[int, 1, 20]

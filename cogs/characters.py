@@ -34,7 +34,6 @@ from bot.rules.models import (
     MAX_TAGS,
     SHEET_BOUNDS,
     Armor,
-    AttackStyle,
     Character,
     DefaultDefense,
     Item,
@@ -61,8 +60,6 @@ if TYPE_CHECKING:
 
 NAME_MAX = MAX_NAME_LENGTH
 CHARACTER_HELP = "Your character (default: your active one)"
-# A weapon's styles: an unarmed attack needs none.
-ArmedStyle = Literal[tuple(s for s in get_args(AttackStyle) if s != "unarmed")]  # type: ignore[valid-type]
 MAX_CHARACTERS = 25  # per player per server: one autocomplete page [bot]
 
 # /character edit's fields are the sheet's own (`Stats`), and its name.
@@ -566,7 +563,7 @@ class Characters(
         interaction: discord.Interaction,
         name: loadouts.ItemName,
         damage: loadouts.Damage,
-        style: ArmedStyle = "melee",
+        style: loadouts.ArmedStyle = "melee",
         base_risk: loadouts.BaseRisk = 1,
         penetration: loadouts.Penetration | None = None,
         weight: loadouts.Weight | None = None,

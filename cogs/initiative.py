@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -30,6 +30,7 @@ from bot.rules.models import (
     Flow,
     InitiativeMode,
     LogEntry,
+    NpcTemplate,
     Side,
 )
 from bot.rules.names import clean_name
@@ -115,6 +116,20 @@ async def _refuse_near_sheet(store: Store, guild_id: int, user_id: int, typed: s
             typed=typed,
             notes={name: "join without a sheet, as typed"},
         )
+
+
+def _added(template: NpcTemplate | None, name: str, typed: dict[str, Any]) -> Combatant:
+    """Return the combatant /init add makes: the template's (typed stats win), or the stats typed."""
+    given = {key: value for key, value in typed.items() if value is not None}
+    base = fight_fields(template) if template is not None else {}
+    fields = {**base, **given}
+    if template is None or ("max_grit" in given and "grit" not in given):
+        # A new NPC as a new sheet: one of Grit and max alone is both [bot].
+        fields["grit"], fields["max_grit"] = starting_grit(given.get("grit"), given.get("max_grit"))
+    combatant = Combatant(id=0, name=name, **fields)
+    if combatant.grit > combatant.max_grit:
+        raise BadInput(f"Grit {combatant.grit} is above max_grit {combatant.max_grit}.")
+    return take_into_fight(combatant)
 
 
 def _require_posting(interaction: discord.Interaction) -> None:
@@ -296,40 +311,41 @@ class Initiative(
         self,
         interaction: discord.Interaction,
         name: options.Name,
-        physical: options.Physical = 0,
-        finesse: options.Finesse = 0,
+        physical: options.Physical | None = None,
+        finesse: options.Finesse | None = None,
         grit: options.Grit | None = None,
         max_grit: options.MaxGrit | None = None,
-        risk: options.Risk = 0,
-        initiative_bonus: options.InitiativeBonus = 0,
+        risk: options.Risk | None = None,
+        initiative_bonus: options.InitiativeBonus | None = None,
         count: app_commands.Range[int, 1, flow.MAX_COMBATANTS] = 1,
         hidden: bool = False,
         side: Side | None = None,
         controller: discord.Member | None = None,
-        mastery_rank: options.MasteryRank = 1,
-        crit_range: options.CritRange = 1,
+        mastery_rank: options.MasteryRank | None = None,
+        crit_range: options.CritRange | None = None,
         tags: app_commands.Range[str, 0, 200] | None = None,
-        default_defense: DefaultDefense = "auto",
+        default_defense: DefaultDefense | None = None,
     ) -> None:
-        grit, max_grit = starting_grit(grit, max_grit)
         if hidden and controller is not None:
             raise BadInput("Only NPCs can be hidden; a combatant with a controller is a player's.")
-        stats = {"physical": physical, "finesse": finesse, "risk": risk, "crit_range": crit_range}
-        model = Combatant(
-            id=0,
-            name=name,
-            grit=grit,
-            max_grit=max_grit,
-            initiative_bonus=initiative_bonus,
-            hidden=hidden,
-            controller_id=controller.id if controller else None,
-            is_npc=controller is None,
-            side=side or ("party" if controller else "foes"),
-            mastery_rank=mastery_rank,
-            tags=_tags(tags),
-            default_defense=default_defense,
-            **stats,
-        )
+        typed = {
+            "physical": physical,
+            "finesse": finesse,
+            "grit": grit,
+            "max_grit": max_grit,
+            "risk": risk,
+            "initiative_bonus": initiative_bonus,
+            "mastery_rank": mastery_rank,
+            "crit_range": crit_range,
+            "tags": None if tags is None else _tags(tags),
+            "default_defense": default_defense,
+        }
+        template = await self.bot.store.get_npc(interaction.guild_id or 0, name)
+        model = _added(template, name, typed)
+        model.hidden = hidden
+        model.controller_id = controller.id if controller else None
+        model.is_npc = controller is None
+        model.side = side or ("party" if controller else "foes")
         async with at_table(interaction) as table:
             encounter = table.gm("add combatants")
             added = []
@@ -347,6 +363,12 @@ class Initiative(
                 text = f"Added {names}."
             when = [first_turn_text(encounter, c) for c in added]
             table.say(" ".join([text, *filter(None, when)]), about=added, log=False)
+            if template is not None:
+                items = len(template.items)
+                table.tell(
+                    f"From the NPC template {name_text(template.name)}: its stats "
+                    f"(those typed here win) and its {items} item{'s' * (items != 1)}."
+                )
 
     @app_commands.command(name="join", description="Join the fight with your character")
     @app_commands.describe(**JOIN_HELP)

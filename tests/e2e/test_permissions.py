@@ -22,6 +22,8 @@ Decisions where COMMANDS.md leaves room (each is the bot's behaviour, asserted h
 - /character edit and delete: the owner only; a character is private, so the GM is
   refused like anyone else ("You have no character named …").
 - /settings: Manage Server only; being an encounter's GM gives no server settings.
+- /npc: GM rights as for an encounter's NPCs (the channel's encounter GM, Manage Channels,
+  the GM role); a template is the server's, so its name carries the channel's number.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ NOT_YOURS = "Mira is another player's combatant; you cannot act for it."
 NOT_YOUR_DEFENSE = "This is not your defense."
 NOT_MANAGER = "Only members with Manage Server can"
 NOT_OWNER = "You have no character named 'Vex"
+PRIVATE = ("/character", "/npc")  # sheets and templates are answered privately
 
 
 @dataclass(frozen=True)
@@ -212,6 +215,26 @@ ROWS = [
             ("alice", "/character weapon add name:Axe damage:1d8 character:Vex{n}"),
         ),
     ),
+    Row("/npc create name:Orc{n}", GM_ONLY, NOT_GM),
+    *(
+        Row(line, GM_ONLY, NOT_GM, (("gm", "/npc create name:Orc{n}"),))
+        for line in (
+            "/npc edit name:Orc{n} physical:2",
+            "/npc delete name:Orc{n}",
+            "/npc weapon add npc:Orc{n} name:Axe damage:1d8",
+            "/npc armor npc:Orc{n} name:Hide absorb:1",
+            "/npc shield npc:Orc{n} name:Buckler block:1",
+        )
+    ),
+    Row(
+        "/npc weapon remove npc:Orc{n} name:Axe",
+        GM_ONLY,
+        NOT_GM,
+        (
+            ("gm", "/npc create name:Orc{n}"),
+            ("gm", "/npc weapon add npc:Orc{n} name:Axe damage:1d8"),
+        ),
+    ),
     Row("/settings gm_role role:GM", ("manager",), NOT_MANAGER, roles=SERVER),
     Row("/settings defense_timeout seconds:30", ("manager",), NOT_MANAGER, roles=SERVER),
 ]
@@ -223,10 +246,12 @@ async def snapshot(table: SandboxTable) -> tuple:
     guild = table.server.guild.id
     encounters = [await stored(store, table.channel(ch).id) for ch in CHANNELS]
     sheets = await store.list_characters(guild, table.user("alice").id)
+    templates = await store.list_npcs(guild)
     settings = await store.get_settings(guild)
     return (
         [e.model_dump() if e else None for e in encounters],
         [c.model_dump() for c in sheets],
+        [t.model_dump() for t in templates],
         settings.model_dump(),
     )
 
@@ -239,7 +264,7 @@ async def prepare(table: SandboxTable, row: Row) -> None:
     for n, channel in enumerate(CHANNELS, start=1):
         for who, line in (*FIGHT, *row.prep):
             ready = await table.user(who).run(line.format(n=n), channel=channel)
-            private = "hidden:true" in line or line.startswith("/character")  # answered privately
+            private = "hidden:true" in line or line.startswith(PRIVATE)
             assert not ready.ephemeral or private, (channel, line, ready.text)
 
 
@@ -259,7 +284,7 @@ async def play(table: SandboxTable, row: Row, role: str, user: str, channel: str
         assert reply.ephemeral and [b["label"] for b in reply.buttons] == ["Confirm", "Cancel"]
         reply = await reply.click("Confirm")
         assert_no_internals(reply.text, cell)
-    elif not row.id.startswith(("/character", "/defend")):  # these are answered privately
+    elif not row.id.startswith((*PRIVATE, "/defend")):  # these are answered privately
         assert not reply.ephemeral, (cell, reply.text)
     assert await snapshot(table) != before, f"{cell} was allowed but changed nothing"
 
@@ -303,6 +328,8 @@ def test_the_matrix_covers_every_mutating_command() -> None:
         *("/character edit", "/character delete", "/settings gm_role"),
         *("/character weapon add", "/character weapon remove"),
         *("/character armor", "/character shield"),
+        *(f"/npc {sub}" for sub in ("create", "edit", "delete", "armor", "shield")),
+        *("/npc weapon add", "/npc weapon remove"),
         "/settings defense_timeout",
     }
     assert mutating == {row.id for row in ROWS}
