@@ -13,6 +13,7 @@ the fields it changes (the store's `sheet` block), so it never undoes a write-ba
 
 from __future__ import annotations
 
+import io
 import re
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -20,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import loadouts, options
+from bot import loadouts, options, sheet_files
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
@@ -645,6 +646,47 @@ class Characters(
     ) -> None:
         shield = loadouts.built(Shield, name=name, block=block, guard=guard, durability=durability)
         await self._stow(interaction, character, shield)
+
+    # Sheets that travel: a JSON file and back ---------------------------------------------
+
+    @app_commands.command(
+        name="export", description="Your character's sheet as a file (only to you)"
+    )
+    @app_commands.describe(character=CHARACTER_HELP)
+    @app_commands.autocomplete(character=character_choices)
+    async def export(
+        self, interaction: discord.Interaction, character: options.Name | None = None
+    ) -> None:
+        guild_id, owner_id = self._owner(interaction)
+        sheet = await self._named_or_active(guild_id, owner_id, character)
+        data = sheet_files.sheet_file(sheet)
+        await interaction.response.send_message(
+            f"**{name_text(sheet.name)}**'s sheet: `/character import` reads it back.",
+            file=discord.File(io.BytesIO(data), filename=sheet_files.file_name(sheet.name)),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="import", description="Create a character from an exported sheet")
+    @app_commands.describe(
+        file="A sheet file from /character export",
+        name="A new name for it (default: the name in the file)",
+    )
+    async def import_(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        name: options.Name | None = None,
+    ) -> None:
+        self._owner(interaction)
+        if file.size > sheet_files.MAX_FILE_BYTES:
+            raise BadInput(
+                f"That file is {file.size} bytes; a sheet is at most "
+                f"{sheet_files.MAX_FILE_BYTES // 1024} KiB."
+            )
+        fields = sheet_files.read_sheet_file(await file.read())
+        if name is not None:
+            fields["name"] = character_name(name)
+        await self.create_sheet(interaction, fields)
 
 
 def _next_fight(fight_channel: int | None) -> str:

@@ -89,6 +89,17 @@ def stow(items: list[Item], item: Item) -> Stowed:
     return Stowed(item=item, replaced=replaced)
 
 
+def check_loadout(items: list[Item]) -> None:
+    """Refuse a whole loadout (an imported one) that stowing its items one by one would not make."""
+    kept: list[Item] = []
+    for item in items:
+        replaced = stow(kept, item).replaced
+        if replaced is not None and name_key(replaced.name) == name_key(item.name):
+            raise BadInput(f"The loadout has two items named {item.name}.")
+        if replaced is not None:
+            raise BadInput(f"The loadout has a second {item.kind} ({item.name}): one at a time.")
+
+
 def unstow(items: list[Item], name: str) -> Item:
     """Take the named item out of a loadout (in place) and return it, or refuse: none has that name."""
     found = find_item(items, name)

@@ -208,12 +208,13 @@ def find_command(specs: list[CommandSpec], words: list[str]) -> tuple[CommandSpe
 
 @dataclass
 class Resolved:
-    """`data.resolved` as Discord builds it for user, role and channel options."""
+    """`data.resolved` as Discord builds it for user, role, channel and file options."""
 
     users: dict[str, Any] = field(default_factory=dict)
     members: dict[str, Any] = field(default_factory=dict)
     roles: dict[str, Any] = field(default_factory=dict)
     channels: dict[str, Any] = field(default_factory=dict)
+    attachments: dict[str, Any] = field(default_factory=dict)
 
     def payload(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if v}
@@ -291,6 +292,12 @@ class OptionConverter:
             if allowed and channel.type not in allowed:
                 raise UsageError(f"{name} cannot be #{channel.name}")
             return str(channel.id)
+        if kind == ATTACHMENT:
+            # A file the user uploaded: the server's attachment object (`server.host_file`).
+            if not isinstance(value, dict) or "id" not in value or "url" not in value:
+                raise UsageError(f"{name} takes a file uploaded with server.host_file()")
+            self.resolved.attachments[str(value["id"])] = value
+            return str(value["id"])
         raise UsageError(
             f"option {name} ({TYPE_NAMES.get(kind, kind)}) is not supported by the sandbox"
         )

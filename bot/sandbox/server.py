@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 import aiohttp
 import discord
@@ -373,6 +374,7 @@ class LoopbackDiscord:
         """Listen on the host; with port 0 a free port is chosen and stored in `port`."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/", self._gateway)
+        app.router.add_get("/attachments/{id}/{filename}", self._attachment)
         app.router.add_route("*", "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(
             app, access_log=None, shutdown_timeout=1.0, handle_signals=False
@@ -744,23 +746,39 @@ class LoopbackDiscord:
                     body = json.loads(await part.text())
                 else:
                     content = await part.read()
-                    file_id = str(self.ids.next())
-                    self.attachment_bodies[file_id] = bytes(content)
-                    files.append(
-                        {
-                            "id": file_id,
-                            "filename": part.filename or part.name or "file",
-                            "size": len(content),
-                            "content_type": part.headers.get(
-                                "Content-Type", "application/octet-stream"
-                            ),
-                            "url": f"http://{self.host}:{self.port}/attachments/{part.filename}",
-                            "proxy_url": f"http://{self.host}:{self.port}/attachments/{part.filename}",
-                        }
-                    )
+                    content_type = part.headers.get("Content-Type", "application/octet-stream")
+                    filename = part.filename or part.name or "file"
+                    files.append(self.host_file(filename, bytes(content), content_type))
             return body, files
         text = await request.text()
         return (text or None), []
+
+    def host_file(
+        self, filename: str, content: bytes, content_type: str = "application/octet-stream"
+    ) -> dict[str, Any]:
+        """Keep a file as Discord's CDN does; return its attachment object (served at its url)."""
+        attachment_id = str(self.ids.next())
+        self.attachment_bodies[attachment_id] = content
+        url = f"http://{self.host}:{self.port}/attachments/{attachment_id}/{quote(filename)}"
+        return {
+            "id": attachment_id,
+            "filename": filename,
+            "size": len(content),
+            "content_type": content_type,
+            "url": url,
+            "proxy_url": url,
+        }
+
+    def file_content(self, attachment: dict[str, Any]) -> bytes:
+        """Return the bytes of an attachment the server keeps (a message's or an upload)."""
+        return self.attachment_bodies[str(attachment["id"])]
+
+    async def _attachment(self, request: web.Request) -> web.StreamResponse:
+        """Serve an attachment's bytes, as the CDN does for its url."""
+        content = self.attachment_bodies.get(request.match_info["id"])
+        if content is None:
+            return web.Response(status=404, text="404: Not Found")
+        return web.Response(body=content, content_type="application/octet-stream")
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         received = asyncio.get_running_loop().time()
@@ -1886,7 +1904,10 @@ class LoopbackDiscord:
         """Apply an interaction's answer by its kind; return the message it made or edited."""
         message: StoredMessage | None = None
         if kind in (4, 5):
-            problem = check_message(data, creating=kind == 4)
+            attached = files if kind == 4 else []  # a response may be a file alone [Discord]
+            problem = check_message(
+                data | {"attachments": attached} if attached else data, creating=kind == 4
+            )
             if problem:
                 raise _Reply(400, problem)
             flags = LOADING if kind == 5 else 0

@@ -5,6 +5,7 @@ Dice are scripted (tests/scripted.py): `d20(10)` is a d20 showing 10.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -250,3 +251,101 @@ async def test_the_weapon_option_offers_the_attackers_weapons(brom) -> None:
     offered = await table.user("alice").autocomplete("attack", "weapon", "gr", options=target)
     assert [c["value"] for c in offered] == ["Greataxe"]
     assert await table.user("bob").autocomplete("attack", "weapon", "", options=target) == []
+
+
+# Sheets that travel: /character export and /character import ------------------------------
+
+
+async def exported(table: SandboxTable, user: str, line: str) -> bytes:
+    """Run /character export; return the file it attached."""
+    reply = await table.user(user).run(line)
+    assert reply.ephemeral and reply.message is not None, reply.text
+    (attachment,) = reply.message.attachments
+    return table.server.file_content(attachment)
+
+
+def upload(table: SandboxTable, content: bytes, filename: str = "sheet.json") -> dict[str, Any]:
+    """Upload a file as a user does into a command's file option."""
+    return table.server.host_file(filename, content, "application/json")
+
+
+async def test_export_then_import_gives_the_same_sheet(brom) -> None:
+    """A sheet exported and imported back lost or changed a stat, a tag or an item."""
+    table = brom
+    alice = table.user("alice")
+    await alice.run("/character edit field:tags value:Dwarf, Veteran")
+    await alice.run("/character edit field:grit value:21")
+    await alice.run("/character armor name:Chain absorb:3 crit_guard:2")
+    await alice.run("/character shield name:Buckler block:2 guard:4 durability:3")
+    before = await sheet(table, "alice", "Brom")
+    content = await exported(table, "alice", "/character export")
+    reply = await alice.run("/character export")
+    assert reply.content == "**Brom**'s sheet: `/character import` reads it back."
+    assert reply.message.attachments[0]["filename"] == "Brom.tablehand.json"
+
+    deleting = await alice.run("/character delete name:Brom")
+    await deleting.click("Confirm")
+    imported = await alice.run("/character import", file=upload(table, content))
+    assert imported.ephemeral
+    assert imported.content.startswith("Created **Brom**.")
+    after = await sheet(table, "alice", "Brom")
+    assert after.model_dump(exclude={"id"}) == before.model_dump(exclude={"id"})
+    again = await exported(table, "alice", "/character export")
+    assert again == content  # the file round-trips byte for byte too
+
+    copy = await alice.run("/character import name:Brom Twin", file=upload(table, content))
+    assert copy.content.startswith("Created **Brom Twin**.")
+    twin = await sheet(table, "alice", "Brom Twin")
+    assert twin.model_dump(exclude={"id", "name"}) == before.model_dump(exclude={"id", "name"})
+
+
+def sheet_json(**sheet: Any) -> bytes:
+    """Return a sheet file with these sheet fields (a valid file without any)."""
+    return json.dumps(
+        {"format": "tablehand-sheet", "version": 1, "sheet": {"name": "Vex", **sheet}}
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            b"not json",
+            "That file is not a Tablehand sheet (Invalid JSON: expected ident at line 1 column 2).",
+        ),
+        (
+            json.dumps({"format": "other", "version": 1, "sheet": {"name": "Vex"}}).encode(),
+            "That file is not a Tablehand sheet (format: Input should be 'tablehand-sheet').",
+        ),
+        (
+            sheet_json(physical=500),
+            "That file is not a Tablehand sheet (sheet.physical: Input should be less than or equal to 100).",
+        ),
+        (
+            sheet_json(wings=2),
+            "That file is not a Tablehand sheet (sheet.wings: Extra inputs are not permitted).",
+        ),
+        (sheet_json(grit=40, max_grit=20), "That sheet's Grit 40 is above its max_grit 20."),
+        (
+            sheet_json(
+                items=[
+                    {"kind": "armor", "name": "Chain"},
+                    {"kind": "armor", "name": "Plate"},
+                ]
+            ),
+            "The loadout has a second armor (Plate): one at a time.",
+        ),
+        (sheet_json(name="Brom"), "You already have a character named Brom."),
+        (b" " * (65 * 1024), "That file is 66560 bytes; a sheet is at most 64 KiB."),
+    ],
+)
+async def test_a_bad_sheet_file_is_refused_in_one_line(brom, content: bytes, message: str) -> None:
+    """A file that is no valid sheet created a character, or was refused unclearly."""
+    table = brom
+    store = table.bot.store  # type: ignore[attr-defined]
+    guild, alice = table.server.guild.id, table.user("alice").id
+    before = [c.model_dump() for c in await store.list_characters(guild, alice)]
+    reply = await table.user("alice").run("/character import", file=upload(table, content))
+    assert_error_reply(reply)
+    assert reply.content == message
+    assert [c.model_dump() for c in await store.list_characters(guild, alice)] == before

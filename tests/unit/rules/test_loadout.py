@@ -8,6 +8,7 @@ from bot.errors import BadInput, NotFound, RuleViolation
 from bot.rules.attacks import AttackSpec
 from bot.rules.loadout import (
     armed_attack,
+    check_loadout,
     check_weapon,
     fight_fields,
     find_weapon,
@@ -136,3 +137,14 @@ def test_a_combatant_takes_the_sheets_stats_and_a_copy_of_its_loadout() -> None:
     assert (brom.physical, brom.items, brom.reach) == (4, [GREATAXE, CHAIN], 1)
     brom.items.pop()
     assert sheet.items == [GREATAXE, CHAIN]
+
+
+def test_a_whole_loadout_is_checked_as_if_stowed_item_by_item() -> None:
+    """An imported loadout kept two armors, two items of one name, or a weapon no attack could use."""
+    check_loadout([GREATAXE, DAGGER, CHAIN, Shield(name="Buckler")])
+    with pytest.raises(BadInput, match=r"a second armor \(Plate\): one at a time"):
+        check_loadout([CHAIN, Armor(name="Plate")])
+    with pytest.raises(BadInput, match="two items named GREATAXE"):
+        check_loadout([GREATAXE, GREATAXE.model_copy(update={"name": "GREATAXE"})])
+    with pytest.raises(BadInput, match="needs the weapon's weight"):
+        check_loadout([Weapon(name="Javelin", style="thrown", damage="1d6")])

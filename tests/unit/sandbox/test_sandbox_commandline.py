@@ -87,6 +87,7 @@ SCHEMA = [
             {"type": 3, "name": "expression", "description": "e", "required": True},
             {"type": 7, "name": "where", "description": "w", "channel_types": [0]},
             {"type": 10, "name": "scale", "description": "s"},
+            {"type": 11, "name": "file", "description": "f"},
             {
                 "type": 4,
                 "name": "difficulty",
@@ -217,6 +218,16 @@ def test_a_user_option_carries_resolved_user_and_member() -> None:
     resolved = data["resolved"]
     assert resolved["users"][str(alice.id)]["username"] == "alice"
     assert "roles" in resolved["members"][str(alice.id)]
+
+
+def test_a_file_option_carries_the_uploaded_attachment_in_resolved() -> None:
+    """file: sent no attachment id, or no attachment in data.resolved; a typed word was taken."""
+    upload = {"id": "77", "filename": "sheet.json", "size": 2, "url": "http://127.0.0.1/a/77"}
+    data = data_for("/roll expression:1d6", file=upload)
+    assert {"name": "file", "type": 11, "value": "77"} in data["options"]
+    assert data["resolved"]["attachments"] == {"77": upload}
+    with pytest.raises(UsageError, match=r"takes a file uploaded with server\.host_file"):
+        data_for("/roll expression:1d6 file:sheet.json")
 
 
 def test_an_unknown_user_is_refused_with_the_members_listed() -> None:
