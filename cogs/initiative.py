@@ -48,7 +48,7 @@ THREADS = (
     discord.ChannelType.news_thread,
 )
 ADD_HELP = {
-    "name": "Name; with count, numbered (Goblin 1..n)",
+    "name": "Name (an NPC template's brings its stats and loadout); with count, numbered",
     "count": "How many (numbered)",
     "hidden": "Hidden from players until /init reveal",
     "controller": "The player who controls it (it becomes a player character)",

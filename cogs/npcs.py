@@ -113,7 +113,12 @@ async def require_template_gm(interaction: discord.Interaction) -> None:
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     encounter = await bot.store.peek(interaction.channel_id or 0)
     settings = await bot.store.settings(interaction.guild_id)
-    require_gm(Caller.of(interaction), encounter, settings, "manage NPC templates")
+    require_gm(
+        Caller.of(interaction),
+        encounter,
+        settings,
+        "manage NPC templates (a GM by /init start here, Manage Channels or the GM role)",
+    )
 
 
 @app_commands.guild_only()

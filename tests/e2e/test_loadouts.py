@@ -15,7 +15,7 @@ from bot.rules.models import Armor, Character, Combatant, Shield, Weapon
 from bot.sandbox.client import InteractionResult, SandboxTable
 from tests.e2e.helpers import script
 from tests.e2e.invariants import assert_error_reply
-from tests.scripted import d4, d12, d20
+from tests.scripted import d4, d6, d10, d12, d20
 
 pytestmark = pytest.mark.e2e
 
@@ -349,3 +349,50 @@ async def test_a_bad_sheet_file_is_refused_in_one_line(brom, content: bytes, mes
     assert_error_reply(reply)
     assert reply.content == message
     assert [c.model_dump() for c in await store.list_characters(guild, alice)] == before
+
+
+async def test_the_readmes_fight_with_weapons(fast) -> None:
+    """The README's short fight with weapons did not play as the README shows it."""
+    table = fast
+    alice, gm = table.user("alice"), table.user("gm")
+    for who, line in (
+        (alice, "/character create name:Brom physical:4 finesse:3"),
+        (alice, "/character weapon add name:Greataxe damage:1d12 base_risk:3"),
+        (alice, "/character armor name:Chain absorb:3 crit_guard:2"),
+        (gm, "/init start mode:finesse"),
+        (gm, "/npc create name:Goblin physical:3 finesse:2 max_grit:12"),
+        (gm, "/npc weapon add npc:Goblin name:Shortsword damage:1d6"),
+        (gm, "/npc armor npc:Goblin name:Hide absorb:1"),
+        (gm, "/init add name:Goblin count:2"),
+        (alice, "/init join"),
+        (gm, "/init next"),
+    ):
+        reply = await who.run(line)
+        private = line.startswith(("/character", "/npc"))  # sheets and templates: privately
+        assert reply.ephemeral == private and "Only" not in reply.content, (line, reply.text)
+    script(
+        table, d20(12), d12(5), d12(9)
+    )  # Brom's attack, the Goblin's block (Grit 12: d12), the axe
+    prompt = await alice.run("/attack target:Goblin 1 weapon:Greataxe")
+    hit = await prompt.click("Block", as_user="gm")
+    assert hit.embed["description"] == "Melee with Greataxe · Block, chosen by Game Master"
+    assert fields(hit.embed) == {
+        "Attack": "d20 **12** · Physical +4 → **16**\nRisk 3 · Critical 20",
+        "Defense": "Block · d12 **5** · Physical +3 → **8**\nRisk 1 · Critical 12",
+        "Outcome": "**16** vs **8** — **hit**",
+        "Damage": "Weapon 9 (1d12: 9) · Armor (Hide) -1 → **8**",
+        "Grit": "Goblin 1 takes 8 damage. Goblin 1 drops to Frail Grit — now rolls d10.",
+    }
+    await alice.run("/init next")
+    script(
+        table, d10(9), d20(6), d6(4)
+    )  # the Goblin's attack (Frail: d10), Brom's block, the sword
+    prompt = await gm.run("/attack target:Brom attacker:Goblin 1 weapon:Shortsword")
+    back = await prompt.click("Block", as_user="alice")
+    assert fields(back.embed) == {
+        "Attack": "d10 **9** · Physical +3 → **12**\nRisk 1 · Critical 10",
+        "Defense": "Block · d20 **6** · Physical +4 → **10**\nRisk 1 · Critical 20",
+        "Outcome": "**12** vs **10** — **hit**",
+        "Damage": "Weapon 4 (1d6: 4) · Armor (Chain) -3 → **1**",
+        "Grit": "Brom takes 1 damage (Grit 30 → 29).",
+    }

@@ -18,6 +18,7 @@ from tests.scripted import d8, d12, d20
 
 pytestmark = pytest.mark.e2e
 
+NOT_GM = "Only the GM can manage NPC templates (a GM by /init start here, Manage Channels or the GM role)."
 SPEAR = Weapon(name="Spear", damage="1d8", reach=2, braced=True)
 HIDE = Armor(name="Hide", absorb=1)
 
@@ -190,7 +191,15 @@ async def test_players_neither_see_nor_change_templates(goblin) -> None:
     """A player read a template (a hidden NPC's secret) or its names in autocomplete."""
     table = goblin
     for line in ("/npc list", "/npc show name:Goblin", "/npc weapon list npc:Goblin"):
-        await refused(table, "alice", line, "Only the GM can manage NPC templates.")
+        await refused(table, "alice", line, NOT_GM)
     assert await table.user("alice").autocomplete("npc show", "name", "") == []
     offered = await table.user("gm").autocomplete("npc show", "name", "gob")
     assert [c["value"] for c in offered] == ["Goblin"]
+
+
+async def test_without_a_fight_the_server_gm_keeps_templates(fast) -> None:
+    """Manage Channels gave no template rights outside a fight, or a member with none got them."""
+    table = fast
+    made = await table.user("admin").run("/npc create name:Wolf", channel="table-2")
+    assert made.ephemeral and made.content.startswith("Created the NPC template **Wolf**")
+    await refused(table, "gm", "/npc create name:Bear", NOT_GM)  # no fight here: not yet a GM
