@@ -49,6 +49,7 @@ from bot.app import Tablehand, cog_extensions
 from bot.replies import APOLOGY
 from bot.sandbox.client import SandboxTable, UsageError
 from bot.sandbox.commandline import (
+    ATTACHMENT,
     BOOLEAN,
     CHANNEL,
     INTEGER,
@@ -280,6 +281,18 @@ def integer_values(option: dict[str, Any]) -> st.SearchStrategy[int]:
     )
 
 
+# Files a user may upload: a valid sheet, nearly valid ones, too big, not JSON at all.
+FILES = [
+    b'{"format": "tablehand-sheet", "version": 1, "sheet": {"name": "Vex"}}',
+    b'{"format": "tablehand-sheet", "version": 1, "sheet": {"name": "@everyone"}}',
+    b'{"format": "tablehand-sheet", "version": 2, "sheet": {"name": "Vex"}}',
+    b'{"format": "tablehand-sheet", "version": 1, "sheet": {"name": "Vex", "items": [1]}}',
+    b'{"format": "tablehand-sheet", "version": 1, "sheet": {"name": "' + b"x" * 40 + b'"}}',
+    b" " * (70 * 1024),
+    b"\xff\xfe\x00",
+]
+
+
 def number_values(option: dict[str, Any]) -> st.SearchStrategy[float]:
     low, high = option.get("min_value"), option.get("max_value")
     edges = [0.0, -1.0, 1e300, -1e300, 0.1, 1000.0, 0.0999, 1000.0001]
@@ -317,6 +330,9 @@ def option_value(world: World, option: dict[str, Any]) -> st.SearchStrategy[Any]
         return st.sampled_from(list(guild.roles.values()))
     if kind == CHANNEL:
         return st.sampled_from([world.table.server.channel(c) for c in CHANNELS])
+    if kind == ATTACHMENT:
+        contents = st.one_of(st.sampled_from(FILES), st.binary(max_size=300))
+        return contents.map(lambda content: world.table.server.host_file("sheet.json", content))
     raise AssertionError(f"an option type the fuzz does not know: {kind}")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 
 import aiohttp
@@ -375,3 +376,14 @@ async def test_an_oversized_file_is_refused_as_discord_does(server: LoopbackDisc
     [attachment] = sent["attachments"]
     assert attachment["size"] == 1000 and server.attachment_bodies[attachment["id"]] == b"x" * 1000
     assert [m.content for m in server.channel_log(channel)] == ["log"]
+
+
+async def test_a_bots_file_is_served_at_its_url(make_table) -> None:
+    """A bot's file was not kept and served at its url, as Discord's CDN serves it."""
+    table = await make_table(bot="probe")
+    channel = table.bot.get_channel(table.channel("table-2").id)
+    sent = await channel.send(file=discord.File(io.BytesIO(b'{"a": 1}'), filename="a.json"))
+    (attachment,) = sent.attachments
+    assert (attachment.filename, attachment.size) == ("a.json", 8)
+    assert await attachment.read() == b'{"a": 1}'  # fetched from its url, as from the CDN
+    assert table.server.file_content({"id": attachment.id}) == b'{"a": 1}'
