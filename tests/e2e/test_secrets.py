@@ -159,6 +159,7 @@ def _gm_action(rng: random.Random, hidden: list[str]) -> str:
             f"/move distance:2 combatant:{secret}",
             f"/attack attacker:{rng.choice(VISIBLE_NPCS)} target:{rng.choice([*PLAYERS.values(), secret])}",
             f"/attack attacker:{rng.choice(VISIBLE_NPCS)} target:{rng.choice(list(PLAYERS.values()))} force:true",
+            f"/attack attacker:Orc target:{rng.choice([*PLAYERS.values(), secret])} weapon:Cleaver force:true",
             f"/protect combatant:{rng.choice(VISIBLE_NPCS)}",
             f"/support combatant:{rng.choice(VISIBLE_NPCS)}",
             f"/hide combatant:{secret} force:true",
@@ -222,6 +223,11 @@ async def test_random_fights_never_show_players_a_secret(make_table, seed: int) 
     gm = table.user("gm")
     ambush = rng.choice(["", "ambush:foes ambush_roll:true", "ambush:party"])
     await gm.run(f"/init start mode:{rng.choice(['fortune', 'finesse', 'sides', 'once'])} {ambush}")
+    # The Orc and the hidden Shade come from templates; the Shade's weapon bears its name,
+    # so its loadout shown to a player anywhere would show the name.
+    for template, weapon in (("Shade", "Shade Blade"), ("Orc", "Cleaver")):
+        await gm.run(f"/npc create name:{template}")
+        await gm.run(f"/npc weapon add npc:{template} name:{weapon} damage:1d6")
     for name in VISIBLE_NPCS:
         await gm.run(f"/init add name:{name} finesse:{rng.randint(0, 5)} grit:{rng.randint(5, 30)}")
     for name in HIDDEN:
