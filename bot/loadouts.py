@@ -33,28 +33,28 @@ ItemNumber = app_commands.Range[int, 0, 100]
 Durability = app_commands.Range[int, 0, 999]
 
 WEAPON_HELP = dict(
-    name="The weapon's name (a name the loadout has: that weapon is changed)",
-    damage="Damage as dice, e.g. 1d12 or 1d8+2",
+    name="Its name (one the loadout has is changed)",
+    damage="Damage dice, e.g. 1d12+1",
     style="melee (default), targeted, ranged or thrown",
     base_risk="Base Risk (default 1; a Great Axe has 3)",
-    penetration="Ranged or thrown: penetration against durability",
-    weight="Thrown: its weight (range = Physical ÷ weight)",
-    range_kind="Ranged or thrown: range band (short, long, bow)",
-    reach="Melee reach in spaces (default 1)",
-    braced="Can be set against a charge (a spear, a pike)",
+    penetration="Ranged/thrown: penetration",
+    weight="Thrown: weight (range = Physical ÷ weight)",
+    range_kind="Ranged/thrown: range band",
+    reach="Melee reach (default 1)",
+    braced="Set against a charge (spear, pike)",
 )
 ARMOR_HELP = dict(
-    name="The armor's name; it replaces the armor worn",
-    absorb="Taken off each hit's damage (default 0)",
-    crit_guard="Narrows an attacker's critical range (default 0)",
+    name="Its name; it replaces the armor worn",
+    absorb="Taken off each hit's damage",
+    crit_guard="Narrows an attacker's critical range",
 )
 SHIELD_HELP = dict(
-    name="The shield's name; it replaces the shield held",
-    block="Added to every Block (default 0)",
-    guard="Added to every defense while guarding (default 0)",
-    durability="Against penetration (default: none)",
+    name="Its name; it replaces the shield held",
+    block="Added to every Block",
+    guard="Added to defense while guarding",
+    durability="Against penetration",
 )
-ITEM_HELP = "The weapon, armor or shield to take off"
+ITEM_HELP = "The weapon, armor or shield"
 
 
 def item_name(text: str) -> str:

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from bot.app import Tablehand
 
 NAME_MAX = MAX_NAME_LENGTH
-CHARACTER_HELP = "Your character (default: your active one)"
+CHARACTER_HELP = "Your character (default: active)"
 MAX_CHARACTERS = 25  # per player per server: one autocomplete page [bot]
 
 # /character edit's fields are the sheet's own (`Stats`), and its name.
@@ -532,9 +532,7 @@ class Characters(
 
     # The loadout: weapons, armor and a shield on the sheet [GAME.md §9] -------------------
 
-    weapon = app_commands.Group(
-        name="weapon", description="Weapons (and armor, shields) on a sheet"
-    )
+    weapon = app_commands.Group(name="weapon", description="Your loadout: weapons, armor, shield")
 
     async def _loadout(
         self, interaction: discord.Interaction, character: str | None
@@ -553,9 +551,7 @@ class Characters(
             text = stowed_text(sheet.character.name, stowed) + _next_fight(sheet.fight_channel)
         await interaction.response.send_message(text, ephemeral=True)
 
-    @weapon.command(
-        name="add", description="Add a weapon to your character (a name it has: changed)"
-    )
+    @weapon.command(name="add", description="Add or change a weapon")
     @app_commands.rename(range_kind="range")
     @app_commands.describe(**loadouts.WEAPON_HELP, character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_choices)
@@ -588,7 +584,7 @@ class Characters(
         check_weapon(weapon)  # before any look-up: a bad weapon changes nothing
         await self._stow(interaction, character, weapon)
 
-    @weapon.command(name="list", description="List your character's weapons, armor and shield")
+    @weapon.command(name="list", description="List your loadout")
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_choices)
     async def weapon_list(
@@ -600,7 +596,7 @@ class Characters(
             f"**{name_text(sheet.name)}**'s loadout:\n{loadout_text(sheet.items)}", ephemeral=True
         )
 
-    @weapon.command(name="remove", description="Take a weapon, armor or shield off your character")
+    @weapon.command(name="remove", description="Take off a weapon, armor or shield")
     @app_commands.describe(name=loadouts.ITEM_HELP, character=CHARACTER_HELP)
     @app_commands.autocomplete(name=loadouts.sheet_item_choices, character=character_choices)
     async def weapon_remove(
@@ -618,7 +614,7 @@ class Characters(
             )
         await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="armor", description="Put armor on your character (replaces any)")
+    @app_commands.command(name="armor", description="Wear armor (replaces any)")
     @app_commands.describe(**loadouts.ARMOR_HELP, character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_choices)
     async def armor(
@@ -632,7 +628,7 @@ class Characters(
         armor = loadouts.built(Armor, name=name, absorb=absorb, crit_guard=crit_guard)
         await self._stow(interaction, character, armor)
 
-    @app_commands.command(name="shield", description="Give your character a shield (replaces any)")
+    @app_commands.command(name="shield", description="Hold a shield (replaces any)")
     @app_commands.describe(**loadouts.SHIELD_HELP, character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_choices)
     async def shield(
@@ -649,9 +645,7 @@ class Characters(
 
     # Sheets that travel: a JSON file and back ---------------------------------------------
 
-    @app_commands.command(
-        name="export", description="Your character's sheet as a file (only to you)"
-    )
+    @app_commands.command(name="export", description="Your sheet as a file")
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_choices)
     async def export(
@@ -666,10 +660,10 @@ class Characters(
             ephemeral=True,
         )
 
-    @app_commands.command(name="import", description="Create a character from an exported sheet")
+    @app_commands.command(name="import", description="A character from a sheet file")
     @app_commands.describe(
-        file="A sheet file from /character export",
-        name="A new name for it (default: the name in the file)",
+        file="A file from /character export",
+        name="A new name (default: the file's)",
     )
     async def import_(
         self,
