@@ -22,6 +22,8 @@ Decisions where COMMANDS.md leaves room (each is the bot's behaviour, asserted h
 - /character edit and delete: the owner only; a character is private, so the GM is
   refused like anyone else ("You have no character named …").
 - /settings: Manage Server only; being an encounter's GM gives no server settings.
+- /character export: the owner only; /character import: anyone, and the sheet it makes is
+  the importer's (a sheet file may be handed from player to player).
 - /npc: GM rights as for an encounter's NPCs (the channel's encounter GM, Manage Channels,
   the GM role); a template is the server's, so its name carries the channel's number.
 """
@@ -333,3 +335,25 @@ def test_the_matrix_covers_every_mutating_command() -> None:
         "/settings defense_timeout",
     }
     assert mutating == {row.id for row in ROWS}
+
+
+async def test_a_sheet_is_exported_by_its_owner_and_imported_as_the_importers_own(fast) -> None:
+    """The GM or another player exported alice's sheet, or an import changed someone else's sheets."""
+    table = fast
+    store = table.bot.store  # type: ignore[attr-defined]
+    guild = table.server.guild.id
+    await table.user("alice").run("/character create name:Vex physical:2")
+    for user in ("gm", "bob"):
+        reply = await table.user(user).run("/character export character:Vex")
+        assert_error_reply(reply)
+        assert reply.content.startswith(NOT_OWNER), reply.content
+    exported = await table.user("alice").run("/character export")
+    (attachment,) = exported.message.attachments
+    content = table.server.file_content(attachment)
+    alices = await store.list_characters(guild, table.user("alice").id)
+    upload = table.server.host_file("vex.json", content, "application/json")
+    imported = await table.user("bob").run("/character import", file=upload)
+    assert imported.ephemeral and imported.content.startswith("Created **Vex**.")
+    bobs = await store.list_characters(guild, table.user("bob").id)
+    assert [(c.name, c.physical) for c in bobs] == [("Vex", 2)]  # bob's own copy
+    assert await store.list_characters(guild, table.user("alice").id) == alices
