@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.sandbox.commandline import (
+    ATTACHMENT,
     CommandSpec,
     UsageError,
     build_command_data,
@@ -229,7 +231,7 @@ class SandboxUser:
         ch = self._channel(channel)
         data = build_command_data(
             spec,
-            values,
+            self._uploads(spec, values),
             guild=self.table.server.guild_of(ch),
             invoker=self.member,
             positional=positional,
@@ -255,7 +257,7 @@ class SandboxUser:
         ch = self._channel(channel)
         data = build_command_data(
             spec,
-            values,
+            self._uploads(spec, values),
             guild=self.table.server.guild_of(ch),
             invoker=self.member,
             positional=positional,
@@ -270,6 +272,22 @@ class SandboxUser:
         result = InteractionResult(self.table, self, record)
         await result.responded(timeout)
         return result
+
+    def _uploads(self, spec: CommandSpec, values: dict[str, Any]) -> dict[str, Any]:
+        """Upload the files a file option names by path (`file:brom.json`), as a user attaches one."""
+        uploaded = dict(values)
+        for option in spec.options:
+            path = uploaded.get(option["name"])
+            if option["type"] != ATTACHMENT or not isinstance(path, str | Path):
+                continue
+            try:
+                content = Path(path).expanduser().read_bytes()
+            except OSError as error:
+                raise UsageError(
+                    f"{option['name']}: cannot read {path}: {error.strerror}"
+                ) from None
+            uploaded[option["name"]] = self.table.server.host_file(Path(path).name, content)
+        return uploaded
 
     async def autocomplete(
         self,

@@ -12,7 +12,7 @@ import pytest
 
 from bot.rules import encounter as flow
 from bot.rules.models import Armor, Character, Combatant, Shield, Weapon
-from bot.sandbox.client import InteractionResult, SandboxTable
+from bot.sandbox.client import InteractionResult, SandboxTable, UsageError
 from tests.e2e.helpers import script
 from tests.e2e.invariants import assert_error_reply
 from tests.scripted import d4, d6, d10, d12, d20
@@ -396,3 +396,14 @@ async def test_the_readmes_fight_with_weapons(fast) -> None:
         "Damage": "Weapon 4 (1d6: 4) · Armor (Chain) -3 → **1**",
         "Grit": "Brom takes 1 damage (Grit 30 → 29).",
     }
+
+
+async def test_a_file_option_takes_a_path_in_the_sandbox(brom, tmp_path) -> None:
+    """`file:path` typed in the sandbox did not upload that file, or a missing one was not said."""
+    table = brom
+    path = tmp_path / "brom.json"
+    path.write_bytes(await exported(table, "alice", "/character export"))
+    copy = await table.user("alice").run(f"/character import file:{path} name:Copy")
+    assert copy.content.startswith("Created **Copy**.")
+    with pytest.raises(UsageError, match="file: cannot read"):
+        await table.user("alice").run(f"/character import file:{tmp_path / 'gone.json'}")
