@@ -655,7 +655,8 @@ class Characters(
         sheet = await self._named_or_active(guild_id, owner_id, character)
         data = sheet_files.sheet_file(sheet)
         await interaction.response.send_message(
-            f"**{name_text(sheet.name)}**'s sheet: `/character import` reads it back.",
+            f"**{name_text(sheet.name)}**'s sheet: "
+            f"{self._mention('character import', guild_id)} reads it back.",
             file=discord.File(io.BytesIO(data), filename=sheet_files.file_name(sheet.name)),
             ephemeral=True,
         )
