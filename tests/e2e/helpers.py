@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.sandbox.client import SandboxTable
+from bot.sandbox.records import StoredMessage
 from tests.scripted import Face, ScriptedRandom
 
 COMMAND_MENTION = re.compile(r"</([\w -]+):\d+>")
@@ -74,3 +75,15 @@ def rows(text: str) -> list[str]:
     return [
         " · ".join([f"{head} {name}", *rest[1:]]) for head, name, rest in _combatant_lines(text)
     ]
+
+
+DEFENSES = frozenset(("Block", "Dodge", "Break Away", "Take Cover"))
+
+
+def offers_defense(message: StoredMessage) -> bool:
+    """Return whether an attack's prompt still offers its defenses.
+
+    Once answered, the prompt is the result: with no buttons, or Counter after a natural 1
+    (a bot process rolls its own dice, so a test cannot rule that out).
+    """
+    return any(b.get("label") in DEFENSES for b in message.buttons)

@@ -23,7 +23,7 @@ from bot.sandbox.client import InteractionResult, SandboxTable
 from bot.sandbox.harness import BotProcess
 from bot.sandbox.records import StoredMessage
 from bot.sandbox.server import LoopbackDiscord
-from tests.e2e.helpers import unmentioned
+from tests.e2e.helpers import offers_defense, unmentioned
 from tests.e2e.invariants import tracker_shows
 
 pytestmark = pytest.mark.e2e
@@ -108,7 +108,9 @@ async def test_a_prompt_the_defender_saw_survives_a_kill_at_that_moment(
         assert resolved.embed["title"].startswith("Striker attacks Goblin")
         prompt = doomed.message
         assert prompt is not None
-        await table.channel().wait_for(lambda ch: not prompt.buttons, what="the prompt closed")
+        await table.channel().wait_for(
+            lambda ch: not offers_defense(prompt), what="the prompt closed"
+        )
     finally:
         await proc.stop()
 
@@ -311,7 +313,7 @@ async def resolve_pending(table: SandboxTable, db: Path, run: Run) -> None:
         prompt = _prompt_of(table, channel, pending.id)
         # Stored, but the bot died before showing it (its command was in flight): the timer.
         # Or closed already: an overdue attack resolves at start-up.
-        if prompt is None or not prompt.buttons:
+        if prompt is None or not offers_defense(prompt):
             continue
         encounter = read_encounters(db, channels)[channel]
         assert encounter is not None

@@ -18,6 +18,7 @@ from bot.sandbox.harness import BotProcess, running_bot
 from bot.sandbox.records import StoredMessage
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.conftest import tablehand_bot
+from tests.e2e.helpers import offers_defense
 from tests.e2e.invariants import tracker_shows
 
 pytestmark = pytest.mark.e2e
@@ -108,11 +109,6 @@ async def test_a_tracker_unpinned_while_the_bot_was_down_is_pinned_again(tmp_pat
             assert tracker_shows(pinned[0], encounter)
 
 
-def defending(message: StoredMessage) -> bool:
-    """Return whether a prompt still offers its defenses (a Counter may follow a natural 1)."""
-    return any(b.get("label") == "Block" for b in message.buttons)
-
-
 async def prompt_seen_then_killed(
     server: LoopbackDiscord, table: SandboxTable, db: Path, *, defense_seconds: int
 ) -> tuple[BotProcess, InteractionResult]:
@@ -146,7 +142,9 @@ async def test_a_prompt_shown_before_a_kill_closes_when_defended_by_command(
     try:
         defended = await table.user("gm").run("/defend strategy:block combatant:Goblin")
         assert defended.ephemeral and "now shows the result" in defended.content
-        await table.channel().wait_for(lambda ch: not defending(prompt), what="the prompt closed")
+        await table.channel().wait_for(
+            lambda ch: not offers_defense(prompt), what="the prompt closed"
+        )
         assert "Block, chosen by" in prompt.embeds[0]["description"]  # the prompt is the result
     finally:
         await proc.stop()
@@ -164,7 +162,7 @@ async def test_a_prompt_shown_before_a_kill_closes_when_its_time_runs_out(
     proc = await BotProcess.start(server, db_path=db)
     try:
         await table.channel().wait_for(
-            lambda ch: not defending(prompt), timeout=15, what="the prompt closed by its timer"
+            lambda ch: not offers_defense(prompt), timeout=15, what="the prompt closed by its timer"
         )
         assert "the default" in prompt.embeds[0]["description"]  # the prompt is the result
     finally:

@@ -23,6 +23,7 @@ from bot.sandbox.client import InteractionResult, SandboxTable
 from bot.sandbox.harness import BotProcess
 from bot.sandbox.server import LoopbackDiscord, shard_of
 from bot.sandbox.world import Channel
+from tests.e2e.helpers import offers_defense
 from tests.e2e.invariants import tracker_shows
 
 pytestmark = pytest.mark.e2e
@@ -219,7 +220,7 @@ async def test_a_killed_process_s_shards_are_taken_over_and_its_defenses_resolve
     prompt = by_timer.message
     assert prompt is not None
     await table.channel(channel).wait_for(
-        lambda ch: not prompt.buttons, timeout=20, what="the timed-out prompt closed"
+        lambda ch: not offers_defense(prompt), timeout=20, what="the timed-out prompt closed"
     )
     assert await resolutions(deployment, by_timer) == (1, 1)
     assert await resolutions(deployment, by_click) == (1, 1)
@@ -278,7 +279,9 @@ async def test_a_rolling_restart_resolves_every_attack_exactly_once(
         message = prompt.message
         assert message is not None
         await table.channel(prompt.record.channel).wait_for(
-            lambda ch, message=message: not message.buttons, timeout=20, what="prompt closed"
+            lambda ch, message=message: not offers_defense(message),
+            timeout=20,
+            what="prompt closed",
         )
     for prompt, _ in prompts:
         assert await resolutions(deployment, prompt) == (1, 1)
