@@ -22,9 +22,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import loadouts, options, sheet_files
+from bot.catalogue.lookup import excluded_message
+from bot.catalogue.views import Entry
 from bot.errors import BadInput, NotFound, RuleViolation
+from bot.permissions import Caller, require_gm
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
+from bot.render.known_powers import power_line, powers_embed
 from bot.render.loadout import loadout_text, stowed_text
 from bot.render.text import name_text
 from bot.replies import report_error
@@ -38,12 +42,15 @@ from bot.rules.models import (
     Character,
     DefaultDefense,
     Item,
+    KnownPower,
     RangeKind,
     Shield,
     Stats,
+    UseLimit,
     Weapon,
 )
 from bot.rules.names import clean_name
+from bot.rules.powers import built_power, catalogue_power, find_power, learn
 from bot.sheets import (
     character_choices,
     fight_holding,
@@ -54,6 +61,7 @@ from bot.sheets import (
     refuse_in_fight,
 )
 from bot.store import SheetState, Store
+from bot.table import name_choices
 from bot.views import ConfirmButton, confirm_template
 
 if TYPE_CHECKING:
@@ -75,6 +83,9 @@ NUMBER_FIELDS: dict[str, tuple[int, int, bool]] = {
     if name in SHEET_BOUNDS
 }
 CLEARED = {"none", "auto", "-", "clear"}
+# What /character power add takes from the catalogue, and what /character power build prices.
+POWER_ENTRY_KINDS = ("active", "active_buff", "reaction", "passive", "movement")
+BuiltKind = Literal["active", "active_buff", "reaction", "passive"]
 _INTEGER = re.compile(r"^[+-]?\d+$")
 
 # Parsing -------------------------------------------------------------------------------
@@ -682,6 +693,176 @@ class Characters(
         if name is not None:
             fields["name"] = character_name(name)
         await self.create_sheet(interaction, fields)
+
+    # /character power ----------------------------------------------------------------
+
+    power = app_commands.Group(name="power", description="Powers on your character's sheet")
+
+    @power.command(
+        name="add", description="Add a catalogue power at a level your Mastery Rank allows"
+    )
+    @app_commands.describe(
+        name="A catalogue Active, Active Buff, Reaction, Passive or Movement",
+        level="Its level, 1–16 (default 1)",
+        limit="Limited use: once per turn, round, combat or day",
+        trigger="A Reaction's trigger (default: attack, being attacked)",
+        spell="It is a Spell (Hex adds to its hits)",
+        character="Your character (default: your active one)",
+    )
+    @app_commands.autocomplete(character=character_choices)
+    async def power_add(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 80],
+        level: app_commands.Range[int, 1, 16] = 1,
+        limit: UseLimit | None = None,
+        trigger: app_commands.Range[str, 1, 40] | None = None,
+        spell: bool = False,
+        character: str | None = None,
+    ) -> None:
+        entry = self._catalogue_power(name)
+        power = catalogue_power(
+            self.bot.catalogue, entry, level, limit=limit, trigger=trigger, spell=spell
+        )
+        await self._learn(interaction, character, power)
+
+    @power.command(name="build", description="Save a custom power, priced as /pp price prices it")
+    @app_commands.describe(
+        name="The power's name",
+        power_type="Active, Active Buff, Reaction or Passive",
+        level="Its level, 1–16",
+        components="e.g. damage:2d8 range:16 radius:3 ruin:2",
+        limit="Limited use: once per turn, round, combat or day",
+        trigger="A Reaction's trigger (default: attack, being attacked)",
+        spell="It is a Spell (Hex adds to its hits)",
+        over_curve="GM: allow it over its curve",
+        character="Your character (default: your active one)",
+    )
+    @app_commands.rename(power_type="type")
+    @app_commands.autocomplete(character=character_choices)
+    async def power_build(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        power_type: BuiltKind,
+        level: app_commands.Range[int, 1, 16],
+        components: app_commands.Range[str, 1, 500],
+        limit: UseLimit | None = None,
+        trigger: app_commands.Range[str, 1, 40] | None = None,
+        spell: bool = False,
+        over_curve: bool = False,
+        character: str | None = None,
+    ) -> None:
+        if over_curve:
+            settings = await self.store.settings(interaction.guild_id)
+            require_gm(Caller.of(interaction), None, settings, "allow a power over its curve")
+        built = built_power(
+            self.bot.catalogue,
+            name,
+            power_type,
+            level,
+            components,
+            limit=limit,
+            trigger=trigger,
+            spell=spell,
+            allow_over_curve=over_curve,
+        )
+        await self._learn(interaction, character, built.power)
+
+    @power.command(name="list", description="Your character's powers: type, level and PP")
+    @app_commands.describe(character="Your character (default: your active one)")
+    @app_commands.autocomplete(character=character_choices)
+    async def power_list(
+        self, interaction: discord.Interaction, character: str | None = None
+    ) -> None:
+        guild_id, owner_id = self._owner(interaction)
+        sheet = await self._named_or_active(guild_id, owner_id, character)
+        await interaction.response.send_message(
+            embed=powers_embed(sheet.name, sheet.powers), ephemeral=True
+        )
+
+    @power.command(name="remove", description="Take a power off your character's sheet")
+    @app_commands.describe(
+        name="The power to remove", character="Your character (default: your active one)"
+    )
+    @app_commands.autocomplete(character=character_choices)
+    async def power_remove(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 60],
+        character: str | None = None,
+    ) -> None:
+        guild_id, owner_id = self._owner(interaction)
+        found = await self._named_or_active(guild_id, owner_id, character)
+        async with own_sheet(self.store, guild_id, owner_id, found.name) as sheet:
+            held = sheet.character
+            power = find_power(held.powers, name)
+            if power is None:
+                raise NotFound(f"{held.name} has no power named {clean_name(name)!r}.")
+            held.powers = [p for p in held.powers if p is not power]
+            fight = sheet.fight_channel
+        await interaction.response.send_message(
+            f"**{name_text(held.name)}** no longer has {name_text(power.name)}.{_next_fight(fight)}",
+            ephemeral=True,
+        )
+
+    @power_add.autocomplete("name")
+    async def _catalogue_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=c.name, value=c.value)
+            for c in self.bot.lookup.suggest(current, kind=POWER_ENTRY_KINDS)
+        ]
+
+    @power_add.autocomplete("trigger")
+    @power_build.autocomplete("trigger")
+    async def _trigger_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        keys = [t.key for t in self.bot.catalogue.tables.reaction_triggers]
+        return name_choices(keys, current)
+
+    @power_remove.autocomplete("name")
+    async def _own_power_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        guild_id, owner_id = interaction.guild_id or 0, interaction.user.id
+        named = getattr(interaction.namespace, "character", None)
+        sheet = (
+            await own_named(self.store, guild_id, owner_id, named)
+            if named
+            else await self.store.active_character(guild_id, owner_id)
+        )
+        return name_choices([p.name for p in sheet.powers] if sheet else [], current)
+
+    def _catalogue_power(self, name: str) -> Entry:
+        """Return the catalogue power a name means, or refuse a guess (with the closest names)."""
+        match = self.bot.lookup.match(name, kind=POWER_ENTRY_KINDS)
+        if match.entry is None or match.exclusion is not None:
+            raise NotFound(excluded_message(match))
+        if match.guessed:
+            closest = ", ".join(c.name for c in match.alternatives[:3])
+            raise NotFound(
+                f"No catalogue power is named {clean_name(name)!r}; the closest: {closest}."
+            )
+        return match.entry
+
+    async def _learn(
+        self, interaction: discord.Interaction, character: str | None, power: KnownPower
+    ) -> None:
+        """Add a checked power to the caller's sheet under its lock, and say what it is."""
+        guild_id, owner_id = self._owner(interaction)
+        found = await self._named_or_active(guild_id, owner_id, character)
+        async with own_sheet(self.store, guild_id, owner_id, found.name) as sheet:
+            held = sheet.character
+            learn(self.bot.catalogue, held.powers, power, held.mastery_rank)
+            held.powers = list(held.powers)  # a new list: the sheet writes what changed
+            fight = sheet.fight_channel
+        await interaction.response.send_message(
+            f"**{name_text(held.name)}** has a new power:\n{power_line(power)}{_next_fight(fight)}",
+            ephemeral=True,
+        )
 
 
 def _next_fight(fight_channel: int | None) -> str:

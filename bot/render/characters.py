@@ -7,6 +7,7 @@ from typing import Protocol
 
 import discord
 
+from bot.render.known_powers import powers_text
 from bot.render.loadout import add_loadout
 from bot.render.text import die_text, grit_bar, name_text
 from bot.rules.grit import GRIT_TABLE, GritLevel, GritRow, core_die, grit_level, perception_m
@@ -128,6 +129,8 @@ def character_sheet(
         embed.add_field(name="Injuries", value=str(character.injuries))
     if character.items:
         add_loadout(embed, character.items)
+    if character.powers:
+        embed.add_field(name="Powers", value=powers_text(character.powers), inline=False)
     return embed
 
 

@@ -118,6 +118,10 @@ def _fortune_bonuses(combatant: Combatant, mode: InitiativeMode) -> list[Modifie
     bonuses: list[Modifier] = []
     if combatant.initiative_bonus:
         bonuses.append(Modifier(name="Initiative bonus", value=combatant.initiative_bonus))
+    # The Initiative Passive: +2 per level [001], on the sheet's powers [GAME.md §9].
+    passive = sum(p.initiative or 0 for p in combatant.powers if p.kind == "passive")
+    if passive:
+        bonuses.append(Modifier(name="Initiative Passive", value=passive))
     bonuses += _injuries(combatant)
     if mode != "fortune":
         return bonuses

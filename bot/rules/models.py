@@ -37,11 +37,16 @@ RangeKind = Literal["short", "long", "bow"]
 # The consumables [002] that stay active on their user; a bomb is thrown, not worn.
 EssenceKind = Literal["elixir", "tonic", "salve", "balm"]
 GrappleRole = Literal["grappler", "held"]
+# The five power types [001 §2] and the Temporal Segments of a limited use [001].
+PowerKind = Literal["active", "active_buff", "reaction", "passive", "movement"]
+UseLimit = Literal["turn", "round", "combat", "day"]
 
 DEFAULT_MAX_GRIT = 30  # [GAME.md §1, bot]
 MAX_ITEM_NAME = 40  # of a weapon, armor, shield or essence [bot]
 MAX_ITEMS = 10  # weapons, armor and shields on one sheet or template [bot]
 ACTIONS_PER_ROUND = 2  # [GAME.md §5, 003]
+MAX_POWERS = 20  # on one sheet [bot]
+MAX_POWER_NAME = 60  # as /pp design [bot]
 
 
 class Model(BaseModel):
@@ -66,6 +71,47 @@ class LongAction(Model):
     rounds: int = Field(ge=1)  # the count needed to complete
     progress: int = Field(default=0, ge=0)
     attacked_this_round: bool = False
+
+
+class PowerSpecial(Model):
+    """A Special a power applies on a hit: Ruin(2)."""
+
+    name: str
+    x: int | None = None
+
+
+class KnownPower(Model):
+    """A power on a sheet [GAME.md §9]: what it is, what it cost, and the numbers it plays with."""
+
+    name: str = Field(min_length=1, max_length=MAX_POWER_NAME)
+    kind: PowerKind
+    level: int = Field(ge=1, le=16)
+    entry: str | None = None  # the catalogue entry ("active_buff:damage"); None: a custom build
+    components: str = ""  # a custom build's components, as /pp price reads them
+    pp: float | None = Field(default=None, ge=0)  # None: Movement has no PP curve [001]
+    target_pp: float | None = None  # its type's curve at its level (Movement has none)
+    over_curve: bool = False  # over its curve, allowed by the GM [001 §10.3]
+    spell: bool = False  # Hex adds to its hits, Sundered to the others' [001]
+    limit: UseLimit | None = None  # once per Turn / Round / Combat / Day [001]
+    effect: str = ""  # what its level gives, in the catalogue's or the build's words
+    damage: str | None = None  # dice: an Active's damage; a Buff's or Passive's extra on hits
+    range_m: int | None = None  # an Active's range; None: melee
+    radius_m: int | None = None  # an Active's area: each target resolved on its own [001]
+    specials: list[PowerSpecial] = Field(default_factory=list)  # applied on a hit
+    heal_per_turn: int | None = None  # a Buff's or Passive's healing at its turn start
+    initiative: int | None = None  # a Passive's initiative bonus [001 Initiative Passive]
+    movement_m: int | None = None  # a Movement power's distance at its level
+    trigger: str | None = None  # a Reaction's chosen trigger ("attack": being attacked)
+
+
+class MaintainedBuff(Model):
+    """The one Active Buff a combatant maintains [001 §2]: until which round it lasts."""
+
+    name: str
+    until_round: int  # it ends at its user's turn start in this round
+    damage: str | None = None  # extra dice on the user's own attacks while it lasts
+    heal_per_turn: int | None = None
+    effect: str = ""
 
 
 class Weapon(Model):
@@ -187,6 +233,7 @@ class Character(Sheet):
     guild_id: int
     owner_id: int
     injuries: int = 0
+    powers: list[KnownPower] = Field(default_factory=list, max_length=MAX_POWERS)  # [§9]
 
 
 class NpcTemplate(Sheet):
@@ -226,6 +273,10 @@ class Combatant(Stats):
     items: list[Item] = Field(default_factory=list)  # what it carries into this fight [§9]
     essence: ActiveEssence | None = None
     guarding: bool = False  # raised its shield: +guard to every defense until its turn
+    powers: list[KnownPower] = Field(default_factory=list, max_length=MAX_POWERS)  # [§9]
+    power_uses: dict[str, int] = Field(default_factory=dict)  # a limited power's last use
+    buff: MaintainedBuff | None = None  # the one maintained Active Buff [001 §2]
+    reacted_round: int | None = None  # a power Reaction was used in this round [001]
 
     # State of the current round.
     initiative: int | None = None
@@ -300,6 +351,10 @@ class PendingAttack(Model):
     protectors: list[int] = Field(default_factory=list)  # take the attack in its place [000]
     supporters: list[int] = Field(default_factory=list)  # roll to enhance the attack [002]
     forced: bool = False  # made out of turn because the GM said so [GAME.md §10]
+    power: str | None = None  # the power it plays [GAME.md §9]
+    # The power's Specials, applied to whoever takes a hit: each {"special": the catalogue's
+    # definition as JSON, "x": X, "source": the user} (as `spec`, so rules need no book).
+    on_hit: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class CounterOffer(Model):

@@ -237,6 +237,28 @@ ROWS = [
             ("gm", "/npc weapon add npc:Orc{n} name:Axe damage:1d8"),
         ),
     ),
+    Row(
+        "/character power add name:active_buff:damage character:Vex{n}",
+        ("controller",),
+        NOT_OWNER,
+        (("alice", "/character create name:Vex{n}"),),
+    ),
+    Row(
+        "/character power build name:Zap type:active level:1 components:damage:2d8 "
+        "character:Vex{n}",
+        ("controller",),
+        NOT_OWNER,
+        (("alice", "/character create name:Vex{n}"),),
+    ),
+    Row(
+        "/character power remove name:Damage character:Vex{n}",
+        ("controller",),
+        NOT_OWNER,
+        (
+            ("alice", "/character create name:Vex{n}"),
+            ("alice", "/character power add name:active_buff:damage character:Vex{n}"),
+        ),
+    ),
     Row("/settings gm_role role:GM", ("manager",), NOT_MANAGER, roles=SERVER),
     Row("/settings defense_timeout seconds:30", ("manager",), NOT_MANAGER, roles=SERVER),
 ]
@@ -278,7 +300,7 @@ async def play(table: SandboxTable, row: Row, role: str, user: str, channel: str
     cell = f"{row.command} by the {role} ({user})"
     if role not in row.allowed:
         assert_error_reply(reply)
-        assert row.refusal in reply.content, (cell, reply.content)
+        assert row.refusal.format(n=n) in reply.content, (cell, reply.content)
         assert await snapshot(table) == before, f"{cell}: the refusal changed state"
         return
     assert_no_internals(reply.text, cell)
@@ -333,6 +355,7 @@ def test_the_matrix_covers_every_mutating_command() -> None:
         *(f"/npc {sub}" for sub in ("create", "edit", "delete", "armor", "shield")),
         *("/npc weapon add", "/npc weapon remove"),
         "/settings defense_timeout",
+        *(f"/character power {sub}" for sub in ("add", "build", "remove")),
     }
     assert mutating == {row.id for row in ROWS}
 
