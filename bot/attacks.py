@@ -32,6 +32,7 @@ from bot.render.attacks import (
     resolution_log,
 )
 from bot.render.grit import grit_change_text
+from bot.render.known_powers import reacted_text
 from bot.render.text import name_text
 from bot.replies import NETWORK_ERRORS
 from bot.rules import encounter as flow
@@ -55,6 +56,7 @@ from bot.rules.attack_flow import (
 from bot.rules.attacks import AttackSpec, default_strategy
 from bot.rules.loadout import armed_attack, find_weapon
 from bot.rules.models import Combatant, Encounter, PendingAttack
+from bot.rules.powers import power_reactions, use_reaction
 from bot.rules.reactions import ReactionKind, react, reaction_refusal
 from bot.table import Table, at_channel, at_table, mention_allowed
 from bot.views import PersistentButton, custom_ids
@@ -270,6 +272,8 @@ def prompt_of(
         can_support=bool(visible_reactors(encounter, pending, "support")),
         forced=pending.forced,
         notes=notes,
+        power_reactions=[] if defender.hidden else power_reactions(encounter, defender),
+        reactions=pending.reactions,
     )
 
 
@@ -287,6 +291,8 @@ def prompt_view(prompt: Prompt) -> discord.ui.View:
         view.add_item(DefenseButton(prompt.attack_id, "protect"))
     if prompt.can_support:
         view.add_item(DefenseButton(prompt.attack_id, "support"))
+    for index, name in prompt.power_reactions:
+        view.add_item(PowerReactionButton(prompt.attack_id, index, name))
     return view
 
 
@@ -310,12 +316,18 @@ async def show_prompt(interaction: discord.Interaction, channel_id: int, prompt:
             None,
         )
         buttons = {"view": prompt_view(prompt)} if pending is not None else {}
-        sent = await interaction.response.send_message(
-            prompt_content(prompt),
-            embed=prompt_embed(prompt),
-            allowed_mentions=mention_allowed(prompt.ping),
+        shown = {
+            "content": prompt_content(prompt),
+            "embed": prompt_embed(prompt),
+            "allowed_mentions": mention_allowed(prompt.ping),
             **buttons,
-        )
+        }
+        if interaction.response.is_done():  # an area power's second prompt, or after a result
+            message = await interaction.followup.send(**shown, wait=True)
+            if pending is not None:
+                pending.prompt_message_id = message.id
+            return
+        sent = await interaction.response.send_message(**shown)
         if pending is not None:
             # The callback's answer names the message: no second call to ask for it.
             pending.prompt_message_id = sent.message_id or (
@@ -601,6 +613,48 @@ class DefenseButton(
         if pending.prompt_message_id is None and interaction.message is not None:
             pending.prompt_message_id = interaction.message.id  # shown, then the bot died
         return pending
+
+
+class PowerReactionButton(
+    PersistentButton, template=r"th:preact:(?P<attack>[\w-]+):(?P<index>\d{1,2})"
+):
+    """A defender's power Reaction whose trigger is being attacked [GAME.md §9, 001 §2]."""
+
+    def __init__(self, attack_id: str, index: int, name: str = "Reaction") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"React: {name}"[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"th:preact:{attack_id}:{index}",
+            )
+        )
+        self.attack_id = attack_id
+        self.index = index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PowerReactionButton:
+        return cls(match["attack"], int(match["index"]))
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """Use the Reaction on this attack: once a round; the prompt shows it."""
+        async with at_table(interaction) as table:
+            pending = find_pending(table.encounter, self.attack_id)
+            defender = flow.by_id(table.encounter, pending.defender_id)
+            table.require(defender, "defend")
+            if self.index >= len(defender.powers):
+                raise NotFound("That power is no longer on the defender's sheet.")
+            power = defender.powers[self.index]
+            reacted = use_reaction(table.encounter, defender, power)
+            attacker = _name(table.encounter, pending.attacker_id)
+            line = reacted_text(reacted, about=f"{attacker}'s attack")
+            pending.reactions = [*pending.reactions, line]
+            table.note(line, about=defender)
+            prompt = prompt_of(table.encounter, pending, [], None)
+        await interaction.response.edit_message(
+            embed=prompt_embed(prompt), view=prompt_view(prompt)
+        )
 
 
 class CounterButton(PersistentButton, template=r"th:counter:(?P<attack>[\w-]+)"):

@@ -42,6 +42,7 @@ RIGHTS: dict[str, str] = {
     "effect list": ANYONE,
     "move": THEIR_OWN,
     "grapple": "the attacker's player (GM for NPCs)",
+    "use": "the user's player (GM for NPCs)",
     **dict.fromkeys(
         ("protect", "support", "hide", "cover", "engage", "breakaway", "guard", "essence"),
         THEIR_OWN,

@@ -7,7 +7,8 @@ return is data, which the turn announcement puts into words for each audience.
 
 from __future__ import annotations
 
-from bot.rules import specials
+from bot.rules import powers, specials
+from bot.rules.combatant_grit import change_combatant_grit
 from bot.rules.models import Combatant, Encounter
 from bot.rules.results import Result
 from bot.rules.specials import SpecialBook
@@ -22,7 +23,14 @@ class SpecialHooks:
     def turn_start(self, encounter: Encounter, combatant: Combatant) -> list[Result]:
         """Tick, decay, Stunned and Root at the combatant's turn start."""
         effects = specials.start_turn(encounter, combatant, self.book)
-        return [] if effects.empty else [effects]
+        found: list[Result] = [] if effects.empty else [effects]
+        buff = powers.buff_turn_start(encounter, combatant)  # a maintained Active Buff [001]
+        if buff is not None and (buff.ended or buff.healed):
+            if buff.healed:
+                grit = change_combatant_grit(encounter, combatant, heal=buff.healed)
+                buff = buff.model_copy(update={"grit": grit})
+            found.append(buff)
+        return found
 
     def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[Result]:
         """Slow's damage and Brace's decay at the combatant's turn end."""

@@ -59,12 +59,16 @@ class Attacks(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(attacks.DefenseButton, attacks.CounterButton)
+        self.bot.add_dynamic_items(
+            attacks.DefenseButton, attacks.CounterButton, attacks.PowerReactionButton
+        )
         # After ready, in the background: start-up does not wait for the scan.
         self.bot.scheduler.schedule("defense-rearm", attacks.rearm_after_ready(self.bot))
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(attacks.DefenseButton, attacks.CounterButton)
+        self.bot.remove_dynamic_items(
+            attacks.DefenseButton, attacks.CounterButton, attacks.PowerReactionButton
+        )
 
     @commands.Cog.listener()
     async def on_guilds_served(self, guild_ids: set[int] | None) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.render.effects import applied_text
 from bot.render.grit import grit_change_text
 from bot.render.text import die_text, name_text, roll_breakdown
 from bot.rules.attack_flow import Settled
@@ -237,6 +238,8 @@ class Prompt:
     can_support: bool = False  # an ally of the attacker may still support the attack
     forced: bool = False
     notes: list[str] = field(default_factory=list)  # in the text: "Shade is revealed."
+    power_reactions: list[tuple[int, str]] = field(default_factory=list)  # offered: index, name
+    reactions: list[str] = field(default_factory=list)  # power Reactions used on it
 
     @property
     def resolvable(self) -> bool:
@@ -314,6 +317,10 @@ def _prompt_lines(prompt: Prompt) -> list[str]:
         )
     if offers:
         lines.append("Allies may " + " or ".join(offers) + ".")
+    if prompt.power_reactions:
+        names = [name_text(name) for _, name in prompt.power_reactions]
+        lines.append(f"{defender} may react with {_choices(names)} (its Reaction this round).")
+    lines += prompt.reactions
     if prompt.forced:
         lines.append("Out of turn: forced by the GM.")
     return lines
@@ -374,7 +381,9 @@ def _title(resolution: Resolution) -> tuple[str, discord.Colour]:
     counter = "counter-attacks" if resolution.spec.counter else "attacks"
     if resolution.spec.grapple:
         counter = "grapples"
-    return f"{resolution.attacker} {counter} {resolution.defender} — {verdict}", colour
+    power = resolution.settled.power
+    with_power = f" with {name_text(power)}" if power else ""
+    return f"{resolution.attacker} {counter} {resolution.defender}{with_power} — {verdict}", colour
 
 
 def support_text(resolution: Resolution) -> str | None:
@@ -487,8 +496,20 @@ def _notes(resolution: Resolution) -> list[str]:
         )
     if settled.broke_free:
         notes.append(f"{took} breaks away from {resolution.attacker}.")
+    notes += power_notes(settled)
     if settled.forced:
         notes.append("Out of turn: forced by the GM.")
+    return notes
+
+
+def power_notes(settled: Settled) -> list[str]:
+    """Return what a power's Specials did: applied on a hit, nothing on a miss [GAME.md §9]."""
+    if settled.power is None:
+        return []
+    notes = [applied_text(applied) for applied in settled.applied]
+    if settled.not_applied:
+        why = "" if settled.result.hit else " (a miss applies nothing)"
+        notes.append(f"Not applied{why}: {', '.join(settled.not_applied)}.")
     return notes
 
 
@@ -514,6 +535,13 @@ def resolution_log(resolution: Resolution) -> str:
     else:
         outcome = f"{result.attack_value} vs {result.defense_value}, {result.outcome}"
     damage = f" for {result.damage_dealt}" if result.damage is not None else ""
+    if resolution.settled.power:
+        head += f" with {name_text(resolution.settled.power)}"
+        applied = [
+            f"{a.special} {a.x_after}" if a.x_after else a.special
+            for a in resolution.settled.applied
+        ]
+        damage += f"; applies {', '.join(applied)}" if applied else ""
     return f"{head}: {outcome}{damage}."
 
 

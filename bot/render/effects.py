@@ -10,6 +10,7 @@ from bot.render.text import name_text
 from bot.rules.grit import GritChange
 from bot.rules.models import ActiveSpecial, Combatant
 from bot.rules.movement import FREE_MOVE_M, Moved, StoodUp
+from bot.rules.powers import BuffTurn
 from bot.rules.specials import (
     Applied,
     Lowered,
@@ -260,7 +261,18 @@ def effect_text(effects: object, *, gm_view: bool) -> str | None:
         return turn_start_text(effects, gm_view=gm_view)
     if isinstance(effects, TurnEndEffects):
         return turn_end_text(effects, gm_view=gm_view)
+    if isinstance(effects, BuffTurn):
+        return buff_turn_text(effects, gm_view=gm_view)
     return None
+
+
+def buff_turn_text(turn: BuffTurn, *, gm_view: bool) -> str:
+    """Return a maintained buff at its user's turn start: it ends, or it heals."""
+    name, buff = name_text(turn.combatant), name_text(turn.buff)
+    if turn.ended:
+        return f"{name}'s {buff} ends: its Mastery Rank rounds are over."
+    grit = f" {grit_change_text(turn.grit, gm_view=gm_view)}" if turn.grit is not None else ""
+    return f"{name}'s {buff} heals {turn.healed}.{grit}"
 
 
 def _cleanse_note(special: Special) -> str:

@@ -6,6 +6,7 @@ import discord
 
 from bot.outbox import DESCRIPTION_LIMIT, FIELD_LIMIT, split_text
 from bot.render.fortune import declaration_mark
+from bot.render.known_powers import buff_mark
 from bot.render.text import actions_pips, grit_text, name_text, phase_title
 from bot.rules.declarations import shows_declarations
 from bot.rules.encounter import current_actor, is_broken, surprised, turns_running
@@ -76,6 +77,8 @@ def marks(combatant: Combatant, encounter: Encounter) -> list[str]:
     if combatant.long_action is not None:
         action = combatant.long_action
         found.append(f"⏳ {name_text(action.name)} {action.progress}/{action.rounds}")
+    if combatant.buff is not None:
+        found.append(f"✦ {buff_mark(combatant.buff, encounter.round)}")  # [GAME.md §9]
     return found
 
 

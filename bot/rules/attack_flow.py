@@ -15,12 +15,15 @@ passes the time in.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from pydantic import Field
 
+from bot.catalogue.models import Special
 from bot.errors import BadInput, DiceError, NotFound, RuleViolation
 from bot.rules import encounter as flow
 from bot.rules.acting import on_turn, require_able, require_turn
@@ -65,9 +68,10 @@ from bot.rules.models import (
     PendingAttack,
     SacrificeFor,
 )
+from bot.rules.powers import extra_damage_dice
 from bot.rules.reactions import Support, best_protection, eligible, roll_support
 from bot.rules.results import Result
-from bot.rules.specials import can_react
+from bot.rules.specials import Applied, apply_special, can_react
 from bot.rules.stealth import in_stealth, reveal
 
 MAX_EXTRA_DICE = 10  # bonus and penalty dice terms in one attack [bot]
@@ -160,6 +164,8 @@ def new_pending(
     timeout: float,
     spell: bool = False,
     forced: bool = False,
+    power: str | None = None,
+    on_hit: Sequence[dict[str, Any]] = (),
 ) -> PendingAttack:
     """Return an attack that waits for its defender until `now + timeout` (not yet recorded)."""
     return PendingAttack(
@@ -173,6 +179,8 @@ def new_pending(
         due_at=now + timeout,
         sacrifice_offered=can_sacrifice(defender, spec),
         forced=forced,
+        power=power,
+        on_hit=list(on_hit),
     )
 
 
@@ -366,6 +374,9 @@ class Settled(Result):
     grappled: Grappled | None = None  # a grapple took hold [000]
     broke_free: bool = False  # a successful Break Away ended the engagement or grapple [000]
     forced: bool = False  # out of turn, because the GM forced it [GAME.md §10]
+    power: str | None = None  # the power it played [GAME.md §9]
+    applied: list[Applied] = Field(default_factory=list)  # the power's Specials, on a hit
+    not_applied: list[str] = Field(default_factory=list)  # its Specials that did not land
 
     @property
     def protected(self) -> bool:
@@ -398,6 +409,8 @@ def declare_attack(
     timeout: float,
     spell: bool = False,
     forced: bool = False,
+    power: str | None = None,
+    on_hit: Sequence[dict[str, Any]] = (),
 ) -> Declared:
     """Make an attack: check, roll, spend the action; wait for the defender or settle it now."""
     expire_counters(encounter)
@@ -407,6 +420,41 @@ def declare_attack(
         take_counter(encounter, counterer=attacker, target=defender)
     roll = roll_attack(attacker, spec, rng, target=defender)
     common = {"defender_id": defender.id, **_attacking(attacker, spec), "forced": forced}
+    return declare_rolled(
+        encounter,
+        attacker,
+        defender,
+        spec,
+        roll,
+        rng,
+        common=common,
+        attack_id=attack_id,
+        now=now,
+        timeout=timeout,
+        spell=spell,
+        power=power,
+        on_hit=on_hit,
+    )
+
+
+def declare_rolled(
+    encounter: Encounter,
+    attacker: Combatant,
+    defender: Combatant,
+    spec: AttackSpec,
+    roll: AttackRoll,
+    rng: random.Random,
+    *,
+    common: dict[str, Any],
+    attack_id: str,
+    now: float,
+    timeout: float,
+    spell: bool = False,
+    power: str | None = None,
+    on_hit: Sequence[dict[str, Any]] = (),
+) -> Declared:
+    """Wait for the defender of a rolled attack, or settle it now when nobody can choose."""
+    forced = bool(common.get("forced"))
     pending = new_pending(
         attack_id=attack_id,
         attacker=attacker,
@@ -417,6 +465,8 @@ def declare_attack(
         timeout=timeout,
         spell=spell,
         forced=forced,
+        power=power,
+        on_hit=on_hit,
     )
     reason = no_choice_reason(defender, spec)
     if reason is None or (
@@ -435,6 +485,8 @@ def declare_attack(
         no_choice=reason,
         spell=spell,
         forced=forced,
+        power=power,
+        on_hit=on_hit,
     )
     return Declared(**common, settled=settled)
 
@@ -486,6 +538,8 @@ def settle_attack(
     protectors: Sequence[Combatant] = (),
     supporters: Sequence[Combatant] = (),
     forced: bool = False,
+    power: str | None = None,
+    on_hit: Sequence[dict[str, Any]] = (),
 ) -> Settled:
     """Resolve a rolled attack with its reactions and write it onto whoever took it."""
     # Dice in order: supporting rolls, then the protectors' blocks (or the defense), then
@@ -502,7 +556,7 @@ def settle_attack(
         None if protectors else strategy,
         spec,
         rng,
-        extra_damage_dice=[b.dice for b in bonuses],
+        extra_damage_dice=[b.dice for b in bonuses] + extra_damage_dice(attacker),
         attack_bonuses=support.modifiers if support is not None else (),
         defense=blocks[protectors.index(target)] if blocks else None,
     )
@@ -511,6 +565,7 @@ def settle_attack(
     if result.damage is not None:
         grit = change_combatant_grit(encounter, target, damage=result.damage_dealt)
     grappled = hold(attacker, target, spec.grapple_item) if spec.grapple and result.hit else None
+    applied, not_applied = _apply_on_hit(target, on_hit, result.hit)
     return Settled(
         attack_id=attack_id,
         attacker_id=attacker.id,
@@ -530,7 +585,29 @@ def settle_attack(
         grappled=grappled,
         broke_free=_broke_free(encounter, attacker, target, result),
         forced=forced,
+        power=power,
+        applied=applied,
+        not_applied=not_applied,
     )
+
+
+def _apply_on_hit(
+    target: Combatant, on_hit: Sequence[dict[str, Any]], hit: bool
+) -> tuple[list[Applied], list[str]]:
+    """Apply a power's Specials to whoever took a hit, with its user as source [GAME.md §9]."""
+    applied: list[Applied] = []
+    missed: list[str] = []
+    for item in on_hit:
+        special = Special.model_validate_json(json.dumps(item["special"]))  # tuples from JSON
+        label = special.name if item["x"] is None else f"{special.name} {item['x']}"
+        if not hit:
+            missed.append(label)
+            continue
+        try:  # stacking as /effect apply does [GAME.md §7]
+            applied.append(apply_special(target, special, item["x"], item["source"]))
+        except RuleViolation as refused:  # Exorcism on a creature that is no Fiend
+            missed.append(f"{label}: {refused}")
+    return applied, missed
 
 
 def _broke_free(
@@ -585,6 +662,8 @@ def answer_attack(
         protectors=protectors,
         supporters=_present(encounter, pending.supporters),
         forced=pending.forced,
+        power=pending.power,
+        on_hit=pending.on_hit,
     )
 
 

@@ -355,6 +355,7 @@ class PendingAttack(Model):
     # The power's Specials, applied to whoever takes a hit: each {"special": the catalogue's
     # definition as JSON, "x": X, "source": the user} (as `spec`, so rules need no book).
     on_hit: list[dict[str, Any]] = Field(default_factory=list)
+    reactions: list[str] = Field(default_factory=list)  # power Reactions used on it, as said
 
 
 class CounterOffer(Model):

@@ -489,6 +489,22 @@ class Reacted(Result):
     effect: str
 
 
+def power_reactions(encounter: Encounter, defender: Combatant) -> list[tuple[int, str]]:
+    """Return the defender's Reactions it may use on being attacked now: (index, name)."""
+    if defender.reacted_round == encounter.round or not can_react(defender):
+        return []
+    offered = []
+    for index, power in enumerate(defender.powers):
+        if power.kind != "reaction" or power.trigger != BEING_ATTACKED:
+            continue
+        try:
+            check_uses(encounter, defender, power)
+        except RuleViolation:
+            continue  # spent in this segment: not offered
+        offered.append((index, power.name))
+    return offered[:3]  # a prompt's buttons are few [bot]
+
+
 def use_reaction(encounter: Encounter, combatant: Combatant, power: KnownPower) -> Reacted:
     """Use a Reaction out of turn: one per round, and its limited uses [001 §2]."""
     if power.kind != "reaction":

@@ -259,6 +259,18 @@ ROWS = [
             ("alice", "/character power add name:active_buff:damage character:Vex{n}"),
         ),
     ),
+    # alice's second combatant, from a sheet with a buff, acts first (Finesse 9).
+    Row(
+        "/use power:Damage combatant:Vex{n}",
+        ACTS_FOR,
+        "Vex{n} is another player's combatant; you cannot act for it.",
+        (
+            ("alice", "/character create name:Vex{n} finesse:9"),
+            ("alice", "/character power add name:active_buff:damage character:Vex{n}"),
+            ("alice", "/init join character:Vex{n}"),
+            *TURNS,
+        ),
+    ),
     Row("/settings gm_role role:GM", ("manager",), NOT_MANAGER, roles=SERVER),
     Row("/settings defense_timeout seconds:30", ("manager",), NOT_MANAGER, roles=SERVER),
 ]
@@ -356,6 +368,7 @@ def test_the_matrix_covers_every_mutating_command() -> None:
         *("/npc weapon add", "/npc weapon remove"),
         "/settings defense_timeout",
         *(f"/character power {sub}" for sub in ("add", "build", "remove")),
+        "/use",
     }
     assert mutating == {row.id for row in ROWS}
 
