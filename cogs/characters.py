@@ -856,7 +856,7 @@ class Characters(
         found = await self._named_or_active(guild_id, owner_id, character)
         async with own_sheet(self.store, guild_id, owner_id, found.name) as sheet:
             held = sheet.character
-            learn(self.bot.catalogue, held.powers, power, held.mastery_rank)
+            power = learn(self.bot.catalogue, held.powers, power, held.mastery_rank)
             held.powers = list(held.powers)  # a new list: the sheet writes what changed
             fight = sheet.fight_channel
         await interaction.response.send_message(

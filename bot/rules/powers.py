@@ -84,10 +84,15 @@ def find_power(powers: list[KnownPower], name: str) -> KnownPower | None:
 
 def learn(
     catalogue: Catalogue, powers: list[KnownPower], power: KnownPower, mastery_rank: int
-) -> None:
-    """Add a power to a sheet's list (in place), or refuse: a taken name, too many, a full slot."""
+) -> KnownPower:
+    """Add a power to a sheet's list (in place) and return it, or refuse: a taken name, a full slot."""
     check_level_allowed(catalogue, power.level, mastery_rank)
-    if find_power(powers, power.name) is not None:
+    taken = find_power(powers, power.name)
+    if taken is not None and power.entry is not None and taken.kind != power.kind:
+        # Armor is an Active Buff, a Reaction and a Passive: the type tells them apart.
+        power = power.model_copy(update={"name": f"{power.name} ({KIND_NAMES[power.kind]})"})
+        taken = find_power(powers, power.name)
+    if taken is not None:
         raise BadInput(f"The sheet already has a power named {power.name}; remove it first.")
     if len(powers) >= MAX_POWERS:
         raise RuleViolation(f"A sheet holds at most {MAX_POWERS} powers; remove one first.")
@@ -99,6 +104,7 @@ def learn(
                 "all taken (SRD Passive Loadout: MR 1/2/3/3/4/4/5/6)."
             )
     powers.append(power)
+    return power
 
 
 def _power_name(name: str | None, default: str) -> str:

@@ -120,3 +120,11 @@ def test_one_reaction_a_round(catalogue, lookup) -> None:
     assert use_reaction(encounter, mira, evade).effect == "Evade +4"  # 20 PP ÷ 5 PP per +1
     with pytest.raises(RuleViolation, match="one per round"):
         use_reaction(encounter, mira, evade)
+
+
+def test_namesakes_of_other_types_are_told_apart(catalogue, lookup) -> None:
+    """Armor is an Active Buff and a Passive [001 §9.1, Passive catalogue]: the second was refused."""
+    powers: list[KnownPower] = []
+    learn(catalogue, powers, catalogue_power(catalogue, lookup.get("active_buff:armor"), 1), 2)
+    learn(catalogue, powers, catalogue_power(catalogue, lookup.get("passive:armor"), 1), 2)
+    assert [p.name for p in powers] == ["Armor", "Armor (Passive)"]
