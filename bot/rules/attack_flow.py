@@ -565,7 +565,6 @@ def settle_attack(
     if result.damage is not None:
         grit = change_combatant_grit(encounter, target, damage=result.damage_dealt)
     grappled = hold(attacker, target, spec.grapple_item) if spec.grapple and result.hit else None
-    applied, not_applied = _apply_on_hit(target, on_hit, result.hit)
     return Settled(
         attack_id=attack_id,
         attacker_id=attacker.id,
@@ -585,15 +584,13 @@ def settle_attack(
         grappled=grappled,
         broke_free=_broke_free(encounter, attacker, target, result),
         forced=forced,
-        power=power,
-        applied=applied,
-        not_applied=not_applied,
+        **_apply_on_hit(target, power, on_hit, result.hit),
     )
 
 
 def _apply_on_hit(
-    target: Combatant, on_hit: Sequence[dict[str, Any]], hit: bool
-) -> tuple[list[Applied], list[str]]:
+    target: Combatant, power: str | None, on_hit: Sequence[dict[str, Any]], hit: bool
+) -> dict[str, Any]:
     """Apply a power's Specials to whoever took a hit, with its user as source [GAME.md §9]."""
     applied: list[Applied] = []
     missed: list[str] = []
@@ -607,7 +604,7 @@ def _apply_on_hit(
             applied.append(apply_special(target, special, item["x"], item["source"]))
         except RuleViolation as refused:  # Exorcism on a creature that is no Fiend
             missed.append(f"{label}: {refused}")
-    return applied, missed
+    return {"power": power, "applied": applied, "not_applied": missed}
 
 
 def _broke_free(
