@@ -246,3 +246,29 @@ async def test_a_reaction_is_offered_on_the_defense_prompt(fight) -> None:
     script(table, d20(15))
     settled = await reacted.click("Block", as_user="alice")
     assert settled.embed["title"].startswith("Goblin attacks Mira")
+
+
+async def test_hex_adds_to_a_spell_power_and_sundered_does_not(fight) -> None:
+    """Hex 2 on the Goblin did not add +1d8 to Hellfire (a Spell), or Sundered 2 did [001 Hex]."""
+    table = fight
+    gm = table.user("gm")
+    await gm.run("/effect apply combatant:Goblin special:Hex x:2")
+    await gm.run("/effect apply combatant:Goblin special:Sundered x:2")
+    script(table, d20(15), d20(3), d8(2), d8(2), d8(6))  # attack, block, 2d8, Hex's +1d8
+    prompt = await table.user("alice").run("/use power:Hellfire target:Goblin distance:3")
+    resolved = await prompt.click("Block", as_user="gm")
+    damage = fields(resolved.embed)["Damage"]
+    assert "Hex" in damage and "Sundered" not in damage
+    assert (await combatant(table, "Goblin")).grit == 30 - (2 + 2 + 6)
+
+
+async def test_a_damage_buff_adds_its_dice_to_the_users_hits(fight) -> None:
+    """Active Buff: Damage L1 (+2d8: 40 PP ÷ 15 PP per d8 [001]) was not added to Bolt's hit."""
+    table = fight
+    alice = table.user("alice")
+    await alice.run("/use power:Damage")
+    script(table, d20(15), d20(3), d8(5), d8(1), d8(2))  # attack, block, Bolt 1d8, buff 2d8
+    prompt = await alice.run("/use power:Bolt target:Goblin distance:3")
+    resolved = await prompt.click("Block", as_user="gm")
+    assert "Extra 3 (2d8: 1, 2)" in fields(resolved.embed)["Damage"]
+    assert (await combatant(table, "Goblin")).grit == 30 - 8
