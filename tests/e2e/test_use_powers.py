@@ -6,15 +6,19 @@ die when its defender answers, then that hit's damage dice.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.rules.models import Combatant
 from bot.sandbox.client import SandboxTable
+from bot.sandbox.harness import running_bot
+from bot.sandbox.server import LoopbackDiscord
+from tests.e2e.conftest import tablehand_bot
 from tests.e2e.helpers import script, tracker
 from tests.e2e.invariants import assert_error_reply, stored
-from tests.scripted import d8, d20
+from tests.scripted import ScriptedRandom, d8, d20
 
 pytestmark = pytest.mark.e2e
 
@@ -31,8 +35,12 @@ async def combatant(table: SandboxTable, name: str) -> Combatant:
 
 @pytest.fixture
 async def fight(make_table) -> SandboxTable:
-    """Round 1, Mira's turn (MR 2, Finesse 3) with her powers; the GM's Goblin and Orc."""
-    table = await make_table()
+    """Round 1, Mira's turn (MR 4, Finesse 3) with her powers; the GM's Goblin and Orc."""
+    return await set_up(await make_table())
+
+
+async def set_up(table: SandboxTable) -> SandboxTable:
+    """Give alice's Mira her powers and start the fight on her turn."""
     table.bot.trackers.interval = 0  # type: ignore[attr-defined]
     alice, gm = table.user("alice"), table.user("gm")
     await alice.run("/character create name:Mira physical:4 finesse:3 mastery_rank:4")
@@ -272,3 +280,24 @@ async def test_a_damage_buff_adds_its_dice_to_the_users_hits(fight) -> None:
     resolved = await prompt.click("Block", as_user="gm")
     assert "Extra 3 (2d8: 1, 2)" in fields(resolved.embed)["Damage"]
     assert (await combatant(table, "Goblin")).grit == 30 - 8
+
+
+async def test_a_power_attack_waiting_across_a_restart_still_applies_its_specials(
+    server: LoopbackDiscord, tmp_path: Path
+) -> None:
+    """After a restart, Bolt's stored attack hit without putting Ruin 2 from Mira on the Goblin."""
+    table = SandboxTable(server)
+    before = ScriptedRandom([d20(15)])  # Bolt's attack
+    async with running_bot(server, tablehand_bot(server, tmp_path, rng=before)) as bot:
+        table.bot = bot  # type: ignore[attr-defined]
+        await set_up(table)
+        prompt = await table.user("alice").run("/use power:Bolt target:Goblin distance:3")
+    before.done()
+    after = ScriptedRandom([d20(3), d8(4)])  # the Goblin's block, Bolt's 1d8
+    async with running_bot(server, tablehand_bot(server, tmp_path, rng=after)) as bot:
+        table.bot = bot  # type: ignore[attr-defined]
+        resolved = await prompt.click("Block", as_user="gm")
+        assert resolved.embed["title"] == "Mira attacks Goblin with Bolt — Hit"
+        goblin = await combatant(table, "Goblin")
+        assert [(s.name, s.x, s.source) for s in goblin.specials] == [("Ruin", 2, "Mira")]
+    after.done()
