@@ -25,11 +25,14 @@ class SpecialHooks:
         effects = specials.start_turn(encounter, combatant, self.book)
         found: list[Result] = [] if effects.empty else [effects]
         buff = powers.buff_turn_start(encounter, combatant)  # a maintained Active Buff [001]
-        if buff is not None and (buff.ended or buff.healed):
-            if buff.healed:
-                grit = change_combatant_grit(encounter, combatant, heal=buff.healed)
-                buff = buff.model_copy(update={"grit": grit})
-            found.append(buff)
+        healing = [] if buff is None else [buff]
+        healing += powers.passive_healing(combatant)  # "recovery each turn" [001 Passive]
+        for turn in healing:
+            if turn.healed:
+                grit = change_combatant_grit(encounter, combatant, heal=turn.healed)
+                turn = turn.model_copy(update={"grit": grit})
+            if turn.ended or turn.healed:
+                found.append(turn)
         return found
 
     def turn_end(self, encounter: Encounter, combatant: Combatant) -> list[Result]:

@@ -393,6 +393,15 @@ def buff_turn_start(encounter: Encounter, combatant: Combatant) -> BuffTurn | No
     )
 
 
+def passive_healing(combatant: Combatant) -> list[BuffTurn]:
+    """Return the healing the combatant's Passives give at its turn start (the caller heals)."""
+    return [
+        BuffTurn(combatant=combatant.name, buff=p.name, healed=p.heal_per_turn)
+        for p in combatant.powers
+        if p.kind == "passive" and p.heal_per_turn
+    ]
+
+
 def extra_damage_dice(combatant: Combatant) -> list[str]:
     """Return the extra damage dice the combatant's Damage buff and Passives add to its hits."""
     dice = [p.damage for p in combatant.powers if p.kind == "passive" and p.damage]

@@ -19,6 +19,8 @@ from bot.rules.powers import (
     start_buff,
     use_reaction,
 )
+from bot.rules.specials import SpecialBook
+from bot.specials_hooks import SpecialHooks
 from tests.unit.rules.factories import combatant, fight
 
 
@@ -128,3 +130,13 @@ def test_namesakes_of_other_types_are_told_apart(catalogue, lookup) -> None:
     learn(catalogue, powers, catalogue_power(catalogue, lookup.get("active_buff:armor"), 1), 2)
     learn(catalogue, powers, catalogue_power(catalogue, lookup.get("passive:armor"), 1), 2)
     assert [p.name for p in powers] == ["Armor", "Armor (Passive)"]
+
+
+def test_a_healing_passive_heals_at_each_turn_start(catalogue, lookup) -> None:
+    """Passive Healing L1: 20 PP at 8 PP per unconditional HP = 2 a turn [001 Passive curve]."""
+    mira = combatant("Mira", grit=20)
+    mira.powers = [catalogue_power(catalogue, lookup.get("passive:healing"), 1)]
+    encounter = fight(mira, start=False)
+    hooks = SpecialHooks(SpecialBook(catalogue.specials.specials))
+    (healed,) = hooks.turn_start(encounter, mira)
+    assert healed.healed == 2 and mira.grit == 22
