@@ -561,9 +561,7 @@ def settle_attack(
         defense=blocks[protectors.index(target)] if blocks else None,
     )
     effects = apply_except_grit(result, target)
-    grit = None
-    if result.damage is not None:
-        grit = change_combatant_grit(encounter, target, damage=result.damage_dealt)
+    grit = _take_damage(encounter, target, result)
     grappled = hold(attacker, target, spec.grapple_item) if spec.grapple and result.hit else None
     return Settled(
         attack_id=attack_id,
@@ -586,6 +584,15 @@ def settle_attack(
         forced=forced,
         **_apply_on_hit(target, power, on_hit, result.hit),
     )
+
+
+def _take_damage(
+    encounter: Encounter, target: Combatant, result: AttackResult
+) -> GritChange | None:
+    """Lower the target's Grit by a hit's damage, through the fight's one Grit rule."""
+    if result.damage is None:
+        return None
+    return change_combatant_grit(encounter, target, damage=result.damage_dealt)
 
 
 def _apply_on_hit(
