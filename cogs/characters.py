@@ -22,10 +22,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import loadouts, options, sheet_files
-from bot.catalogue.lookup import excluded_message
-from bot.catalogue.views import Entry
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.permissions import Caller, require_gm
+from bot.power_options import (
+    BuiltKind,
+    catalogue_entry,
+    catalogue_power_choices,
+    trigger_choices,
+)
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
 from bot.render.known_powers import power_line, powers_embed
@@ -84,8 +88,6 @@ NUMBER_FIELDS: dict[str, tuple[int, int, bool]] = {
 }
 CLEARED = {"none", "auto", "-", "clear"}
 # What /character power add takes from the catalogue, and what /character power build prices.
-POWER_ENTRY_KINDS = ("active", "active_buff", "reaction", "passive", "movement")
-BuiltKind = Literal["active", "active_buff", "reaction", "passive"]
 _INTEGER = re.compile(r"^[+-]?\d+$")
 
 # Parsing -------------------------------------------------------------------------------
@@ -709,7 +711,9 @@ class Characters(
         spell="It is a Spell (Hex adds to its hits)",
         character="Your character (default: your active one)",
     )
-    @app_commands.autocomplete(character=character_choices)
+    @app_commands.autocomplete(
+        name=catalogue_power_choices, trigger=trigger_choices, character=character_choices
+    )
     async def power_add(
         self,
         interaction: discord.Interaction,
@@ -720,7 +724,7 @@ class Characters(
         spell: bool = False,
         character: str | None = None,
     ) -> None:
-        entry = self._catalogue_power(name)
+        entry = catalogue_entry(self.bot, name)
         power = catalogue_power(
             self.bot.catalogue, entry, level, limit=limit, trigger=trigger, spell=spell
         )
@@ -739,7 +743,7 @@ class Characters(
         character="Your character (default: your active one)",
     )
     @app_commands.rename(power_type="type")
-    @app_commands.autocomplete(character=character_choices)
+    @app_commands.autocomplete(trigger=trigger_choices, character=character_choices)
     async def power_build(
         self,
         interaction: discord.Interaction,
@@ -806,23 +810,6 @@ class Characters(
             ephemeral=True,
         )
 
-    @power_add.autocomplete("name")
-    async def _catalogue_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=c.name, value=c.value)
-            for c in self.bot.lookup.suggest(current, kind=POWER_ENTRY_KINDS)
-        ]
-
-    @power_add.autocomplete("trigger")
-    @power_build.autocomplete("trigger")
-    async def _trigger_choices(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        keys = [t.key for t in self.bot.catalogue.tables.reaction_triggers]
-        return name_choices(keys, current)
-
     @power_remove.autocomplete("name")
     async def _own_power_choices(
         self, interaction: discord.Interaction, current: str
@@ -835,18 +822,6 @@ class Characters(
             else await self.store.active_character(guild_id, owner_id)
         )
         return name_choices([p.name for p in sheet.powers] if sheet else [], current)
-
-    def _catalogue_power(self, name: str) -> Entry:
-        """Return the catalogue power a name means, or refuse a guess (with the closest names)."""
-        match = self.bot.lookup.match(name, kind=POWER_ENTRY_KINDS)
-        if match.entry is None or match.exclusion is not None:
-            raise NotFound(excluded_message(match))
-        if match.guessed:
-            closest = ", ".join(c.name for c in match.alternatives[:3])
-            raise NotFound(
-                f"No catalogue power is named {clean_name(name)!r}; the closest: {closest}."
-            )
-        return match.entry
 
     async def _learn(
         self, interaction: discord.Interaction, character: str | None, power: KnownPower

@@ -16,8 +16,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import loadouts, options
-from bot.errors import BadInput, NotAllowed, RuleViolation
+from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
 from bot.permissions import Caller, require_gm
+from bot.power_options import HELP as POWER_HELP
+from bot.power_options import (
+    BuiltKind,
+    Components,
+    Level,
+    PowerName,
+    Trigger,
+    catalogue_entry,
+    catalogue_power_choices,
+    trigger_choices,
+)
+from bot.render.known_powers import power_line, powers_embed
 from bot.render.loadout import loadout_text, stowed_text
 from bot.render.npcs import npc_list, npc_sheet
 from bot.render.text import name_text
@@ -29,12 +41,15 @@ from bot.rules.models import (
     Armor,
     DefaultDefense,
     Item,
+    KnownPower,
     NpcTemplate,
     RangeKind,
     Shield,
+    UseLimit,
     Weapon,
 )
 from bot.rules.names import clean_name
+from bot.rules.powers import built_power, catalogue_power, find_power, learn
 from bot.table import name_choices
 
 if TYPE_CHECKING:
@@ -351,6 +366,103 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
     ) -> None:
         shield = loadouts.built(Shield, name=name, block=block, guard=guard, durability=durability)
         await self._stow(interaction, npc, shield)
+
+    # Powers: as on a character's sheet, with a GM's say over the curve [GAME.md §9] ------
+
+    power = app_commands.Group(name="power", description="Powers of a template")
+
+    async def _learn(self, interaction: discord.Interaction, npc: str, power: KnownPower) -> None:
+        async with self.bot.store.npc(await self._gm(interaction), npc) as held:
+            template = held.template
+            power = learn(self.bot.catalogue, template.powers, power, template.mastery_rank)
+        await self._reply(
+            interaction, f"**{name_text(template.name)}** has a new power:\n{power_line(power)}"
+        )
+
+    @power.command(name="add", description="Add a catalogue power to an NPC template")
+    @app_commands.describe(npc=NPC_HELP, name="A catalogue power", **POWER_HELP)
+    @app_commands.autocomplete(
+        npc=template_choices, name=catalogue_power_choices, trigger=trigger_choices
+    )
+    async def power_add(
+        self,
+        interaction: discord.Interaction,
+        npc: options.Name,
+        name: PowerName,
+        level: Level = 1,
+        limit: UseLimit | None = None,
+        trigger: Trigger | None = None,
+        spell: bool = False,
+    ) -> None:
+        entry = catalogue_entry(self.bot, name)
+        known = catalogue_power(
+            self.bot.catalogue, entry, level, limit=limit, trigger=trigger, spell=spell
+        )
+        await self._learn(interaction, npc, known)
+
+    @power.command(name="build", description="Save a custom power on an NPC template")
+    @app_commands.describe(
+        npc=NPC_HELP,
+        name="The power's name",
+        power_type="Active, Active Buff, Reaction or Passive",
+        components="e.g. damage:2d8 range:16 ruin:2",
+        over_curve="Allow it over its curve",
+        **POWER_HELP,
+    )
+    @app_commands.rename(power_type="type")
+    @app_commands.autocomplete(npc=template_choices, trigger=trigger_choices)
+    async def power_build(
+        self,
+        interaction: discord.Interaction,
+        npc: options.Name,
+        name: PowerName,
+        power_type: BuiltKind,
+        level: Level,
+        components: Components,
+        limit: UseLimit | None = None,
+        trigger: Trigger | None = None,
+        spell: bool = False,
+        over_curve: bool = False,
+    ) -> None:
+        built = built_power(
+            self.bot.catalogue,
+            name,
+            power_type,
+            level,
+            components,
+            limit=limit,
+            trigger=trigger,
+            spell=spell,
+            allow_over_curve=over_curve,  # only a GM gets here: the GM's say
+        )
+        await self._learn(interaction, npc, built.power)
+
+    @power.command(name="list", description="An NPC template's powers")
+    @app_commands.describe(npc=NPC_HELP)
+    @app_commands.autocomplete(npc=template_choices)
+    async def power_list(self, interaction: discord.Interaction, npc: options.Name) -> None:
+        async with self.bot.store.npc(await self._gm(interaction), npc) as held:
+            template = held.template
+        await interaction.response.send_message(
+            embed=powers_embed(template.name, template.powers), ephemeral=True
+        )
+
+    @power.command(name="remove", description="Take a power off an NPC template")
+    @app_commands.describe(npc=NPC_HELP, name="The power to remove")
+    @app_commands.autocomplete(npc=template_choices)
+    async def power_remove(
+        self, interaction: discord.Interaction, npc: options.Name, name: PowerName
+    ) -> None:
+        async with self.bot.store.npc(await self._gm(interaction), npc) as held:
+            template = held.template
+            found = find_power(template.powers, name)
+            if found is None:
+                raise NotFound(f"{template.name} has no power named {clean_name(name)!r}.")
+            template.powers = [p for p in template.powers if p is not found]
+        await self._reply(
+            interaction,
+            f"**{name_text(template.name)}** no longer has {name_text(found.name)}.",
+        )
 
 
 async def setup(bot: Tablehand) -> None:

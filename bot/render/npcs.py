@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.render.known_powers import powers_text
 from bot.render.loadout import add_loadout
 from bot.render.text import name_text
 from bot.rules.models import NpcTemplate
@@ -18,7 +19,7 @@ def _signed(value: int) -> str:
 
 
 def npc_sheet(template: NpcTemplate) -> discord.Embed:
-    """Render a template: its stats and loadout, as each copy `/init add` makes starts."""
+    """Render a template: its stats, loadout and powers, as each copy `/init add` makes starts."""
     embed = discord.Embed(
         title=f"{name_text(template.name)} (NPC template)",
         description=f"`/init add name:{template.name}` brings it; stats typed there win.",
@@ -35,6 +36,8 @@ def npc_sheet(template: NpcTemplate) -> discord.Embed:
     if template.tags:
         embed.add_field(name="Tags", value=name_text(", ".join(template.tags)))
     add_loadout(embed, template.items)
+    if template.powers:
+        embed.add_field(name="Powers", value=powers_text(template.powers), inline=False)
     return embed
 
 

@@ -39,7 +39,7 @@ KIND_NAMES = {"weapon": "weapon", "armor": "armor", "shield": "shield"}
 # The attack options a weapon carries, by the names an attack (`AttackSpec`) gives them.
 WEAPON_OPTIONS = ("style", "damage", "base_risk", "penetration", "weight", "range_kind")
 # What a sheet or a template carries into a fight besides its stats (powers join here).
-CARRIED = ("items",)
+CARRIED = ("items", "powers")  # what a sheet or template brings into a fight
 
 
 class Stowed(Result):
@@ -163,7 +163,7 @@ def ready_reach(items: list[Item]) -> int | None:
 
 
 def fight_fields(sheet: Sheet) -> dict[str, Any]:
-    """Return what a combatant takes from a sheet or template: its stats and a copy of its loadout."""
+    """Return what a combatant takes from a sheet or template: stats, loadout and powers, copied."""
     return sheet.model_dump(include={*Stats.model_fields, *CARRIED})
 
 

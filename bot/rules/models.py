@@ -220,10 +220,11 @@ class Stats(Model):
 
 
 class Sheet(Stats):
-    """What is kept between fights: the stats, a name and a loadout [GAME.md §1, §9]."""
+    """What is kept between fights: the stats, a name, a loadout and powers [GAME.md §1, §9]."""
 
     name: str
     items: list[Item] = Field(default_factory=list, max_length=MAX_ITEMS)
+    powers: list[KnownPower] = Field(default_factory=list, max_length=MAX_POWERS)  # [§9]
 
 
 class Character(Sheet):
@@ -233,11 +234,10 @@ class Character(Sheet):
     guild_id: int
     owner_id: int
     injuries: int = 0
-    powers: list[KnownPower] = Field(default_factory=list, max_length=MAX_POWERS)  # [§9]
 
 
 class NpcTemplate(Sheet):
-    """A server's NPC template: `/init add name:Goblin` brings its stats and loadout."""
+    """A server's NPC template: `/init add name:Goblin` brings its stats, loadout and powers."""
 
     id: int | None = None  # assigned by the store
     guild_id: int

@@ -203,3 +203,58 @@ async def test_without_a_fight_the_server_gm_keeps_templates(fast) -> None:
     made = await table.user("admin").run("/npc create name:Wolf", channel="table-2")
     assert made.ephemeral and made.content.startswith("Created the NPC template **Wolf**")
     await refused(table, "gm", "/npc create name:Bear", NOT_GM)  # no fight here: not yet a GM
+
+
+async def test_a_template_keeps_powers_and_each_copy_brings_them(goblin) -> None:
+    """/npc power did not exist: a Goblin's Damage buff (L3: +6d8, 90 PP [001]) had to be typed per fight."""
+    table = goblin
+    gm = table.user("gm")
+    await gm.run("/npc edit name:Goblin mastery_rank:3")  # level 3 needs MR 3 (Power Level Cap)
+    added = await gm.run("/npc power add npc:Goblin name:active_buff:damage level:3")
+    assert added.ephemeral
+    assert "**Damage** — Active Buff L3 · 90 PP (curve 100)" in added.content
+    # The GM's say: over its curve (Active L3 targets 90 PP; this is 102) is allowed for a GM.
+    built = await gm.run(
+        "/npc power build npc:Goblin name:Hellfire type:active level:3 "
+        'components:"damage:2d8 range:16 radius:3 ruin:2" over_curve:true'
+    )
+    assert "**Hellfire** — Active L3 · 102 PP (curve 90)" in built.content, built.content
+    stored = await template(table, "Goblin")
+    assert stored is not None
+    assert [(p.name, p.kind, p.level) for p in stored.powers] == [
+        ("Damage", "active_buff", 3),
+        ("Hellfire", "active", 3),
+    ]
+    listed = await gm.run("/npc power list npc:Goblin")
+    assert listed.ephemeral and "Hellfire" in listed.text and "Damage" in listed.text
+    assert "Hellfire" in fields((await gm.run("/npc show name:Goblin")).embed)["Powers"]
+    await gm.run("/init add name:Goblin count:2")
+    for n in (1, 2):
+        copy = await fighter(table, f"Goblin {n}")
+        assert [p.name for p in copy.powers] == ["Damage", "Hellfire"]
+    removed = await gm.run("/npc power remove npc:Goblin name:Damage")
+    assert removed.content == "**Goblin** no longer has Damage."
+    stored = await template(table, "Goblin")
+    assert stored is not None and [p.name for p in stored.powers] == ["Hellfire"]
+    # The copies in the fight keep what they came with.
+    assert [p.name for p in (await fighter(table, "Goblin 1")).powers] == ["Damage", "Hellfire"]
+
+
+async def test_npc_powers_refuse_players_and_bad_input(goblin) -> None:
+    """A player could put powers on a template, or a bad power changed it."""
+    table = goblin
+    await refused(table, "alice", "/npc power add npc:Goblin name:active_buff:damage", NOT_GM)
+    await refused(table, "alice", "/npc power list npc:Goblin", NOT_GM)
+    await refused(
+        table,
+        "gm",
+        "/npc power add npc:Goblin name:active_buff:damage level:5",
+        "Level 5 is above what Mastery Rank 1 allows: at most level 4 (SRD Power Level Cap: "
+        "MR 1-2 → 4, MR 3 → 8, MR 4 → 12, MR 5+ → 16).",
+    )
+    await refused(
+        table,
+        "gm",
+        "/npc power remove npc:Goblin name:Fireball",
+        "Goblin has no power named 'Fireball'.",
+    )

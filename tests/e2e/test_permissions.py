@@ -226,7 +226,18 @@ ROWS = [
             "/npc weapon add npc:Orc{n} name:Axe damage:1d8",
             "/npc armor npc:Orc{n} name:Hide absorb:1",
             "/npc shield npc:Orc{n} name:Buckler block:1",
+            "/npc power add npc:Orc{n} name:active_buff:damage",
+            "/npc power build npc:Orc{n} name:Zap type:active level:1 components:damage:2d8",
         )
+    ),
+    Row(
+        "/npc power remove npc:Orc{n} name:Damage",
+        GM_ONLY,
+        NOT_GM,
+        (
+            ("gm", "/npc create name:Orc{n}"),
+            ("gm", "/npc power add npc:Orc{n} name:active_buff:damage"),
+        ),
     ),
     Row(
         "/npc weapon remove npc:Orc{n} name:Axe",
