@@ -270,14 +270,19 @@ def upload(table: SandboxTable, content: bytes, filename: str = "sheet.json") ->
 
 
 async def test_export_then_import_gives_the_same_sheet(brom) -> None:
-    """A sheet exported and imported back lost or changed a stat, a tag or an item."""
+    """A sheet exported and imported back lost or changed a stat, a tag, an item or a power."""
     table = brom
     alice = table.user("alice")
     await alice.run("/character edit field:tags value:Dwarf, Veteran")
     await alice.run("/character edit field:grit value:21")
     await alice.run("/character armor name:Chain absorb:3 crit_guard:2")
     await alice.run("/character shield name:Buckler block:2 guard:4 durability:3")
+    await alice.run("/character power add name:active_buff:damage")
+    await alice.run(
+        "/character power build name:Zap type:active level:1 components:damage:2d8 limit:round"
+    )
     before = await sheet(table, "alice", "Brom")
+    assert [p.name for p in before.powers] == ["Damage", "Zap"]  # powers travel too
     content = await exported(table, "alice", "/character export")
     reply = await alice.run("/character export")
     assert unmentioned(reply.content) == "**Brom**'s sheet: /character import reads it back."
