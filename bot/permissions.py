@@ -66,12 +66,3 @@ def require_gm(
     """Refuse unless the caller is the GM; `doing` completes "Only the GM can …"."""
     if not is_gm(caller, encounter, settings):
         raise NotAllowed(f"Only the GM can {doing}.")
-
-
-def require_act_for(
-    caller: Caller, combatant: Combatant, encounter: Encounter, settings: GuildSettings
-) -> None:
-    """Refuse unless the caller controls the combatant or is the GM."""
-    if not may_act_for(caller, combatant, encounter, settings):
-        owner = "the GM's" if combatant.controller_id is None else "another player's"
-        raise NotAllowed(f"{combatant.name} is {owner} combatant; you cannot act for it.")

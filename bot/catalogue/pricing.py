@@ -483,48 +483,10 @@ def costed_progression(
     return tuple(steps)
 
 
-def entry_progression(catalogue: Catalogue, kind: str, key: str) -> tuple[CostedStep, ...]:
-    """Return the costed level table of a catalogue entry (Passive: Special Aura, DR…)."""
-    levels = catalogue.entry(kind, key).levels
-    if levels is None or levels.kind != "costed":
-        raise BadInput(f"{key} has no costed level table.")
-    return costed_progression(catalogue, levels.table, levels.curve, levels.base_pp, levels.values)
-
-
-def special_aura_progression(catalogue: Catalogue) -> tuple[CostedStep, ...]:
-    """Price the Passive Special Aura progression: 80 PP core + its radius cost per level."""
-    return entry_progression(catalogue, "passive", "special_aura")
-
-
 def axis_value(catalogue: Catalogue, pp_per_unit: float, type_key: str, level: int) -> int:
     """Return how many units of an axis the curve buys at a level (floor)."""
     target = curve_target(catalogue, type_key, level).target_pp
     return math.floor(target / pp_per_unit + 1e-9)
-
-
-class SpellTierView(Result):
-    """A spell level's tier and Base TN (8 × Tier; Mental Powers +4)."""
-
-    level: int
-    tier: str
-    number: int
-    base_tn: int
-    mental_tn: int
-
-
-def spell_tier(catalogue: Catalogue, level: int) -> SpellTierView:
-    """Return the Spell Tier (ceil(level / 2)) and Base TN for a spell level."""
-    check_level(level)
-    number = math.ceil(level / 2)
-    row = next(t for t in catalogue.tables.spell_tiers if t.levels[0] <= level <= t.levels[1])
-    constants = catalogue.tables.constants
-    return SpellTierView(
-        level=level,
-        tier=row.tier,
-        number=number,
-        base_tn=constants.spell_tn_per_tier * number,
-        mental_tn=constants.spell_tn_per_tier * number + constants.mental_tn_bonus,
-    )
 
 
 def passive_slots(catalogue: Catalogue, mastery_rank: int) -> int:
@@ -624,11 +586,6 @@ def wall_components(example: WallExample) -> str:
     return " ".join(words)
 
 
-def persistent_cost(catalogue: Catalogue, range_pp: float, persistent_pp: float) -> float:
-    """Return Range + persistent part × 2 (4 rounds) for zones, images and barriers [§10.12]."""
-    return range_pp + persistent_pp * catalogue.tables.constants.persistent_multiplier
-
-
 # ---------------------------------------------------------------- summons
 
 
@@ -648,11 +605,6 @@ def upgrade_tokens(catalogue: Catalogue, upgrade_key: str, amount: int) -> int:
     if amount < 1 or amount % upgrade.gain:
         raise BadInput(f"{upgrade.name} is bought in steps of {upgrade.gain} {upgrade.unit}.")
     return upgrade.tokens * amount // upgrade.gain
-
-
-def power_tokens_from_pp(pp: float) -> int:
-    """Return a canonical Power's token cost: its PP ÷ 10, rounded up."""
-    return math.ceil(pp / 10 - 1e-9)
 
 
 def power_tokens(catalogue: Catalogue, type_key: str, level: int) -> int:

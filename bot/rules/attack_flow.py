@@ -184,13 +184,6 @@ def new_pending(
     )
 
 
-def open_attack(encounter: Encounter, **fields: object) -> PendingAttack:
-    """Record an attack that waits for its defender (`new_pending`'s fields)."""
-    pending = new_pending(**fields)  # type: ignore[arg-type]
-    encounter.pending_attacks.append(pending)
-    return pending
-
-
 def find_pending(encounter: Encounter, attack_id: str) -> PendingAttack:
     """Return the pending attack with this id, or refuse: it was resolved already."""
     for pending in encounter.pending_attacks:

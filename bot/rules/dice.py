@@ -59,7 +59,9 @@ class CoreRoll(Result):
     )  # re-rolls on the maximum face, added to the total [002]
     risk: int  # total Risk: natural faces up to this fail [002]
     crit_range: int = 1  # how many top faces are Critical [GAME.md §3]
-    reads_risk: bool = True  # False for the smaller dice of a mixed roll [002]
+    # Always True for the rolls the bot makes (one die per event); kept so rolls stored
+    # with it stay readable.
+    reads_risk: bool = True
     bonus: list[DiceGroup] = Field(default_factory=list)  # never trigger Risk or Critical [002]
     penalty: list[DiceGroup] = Field(default_factory=list)
     modifier: int = 0
@@ -98,18 +100,6 @@ class CoreRoll(Result):
     def total(self) -> int:
         """Return the roll's total: core face, explosions, bonus, penalty and modifier."""
         return self.core_total + self.bonus_total - self.penalty_total + self.modifier
-
-
-class MixedRoll(Result):
-    """Dice of different sizes in one event; Risk is read from the largest die [002]."""
-
-    rolls: list[CoreRoll]
-    risk_index: int  # which roll reads Risk
-
-    @property
-    def risk_failure(self) -> bool:
-        """Return whether the event fails on the largest die's Risk."""
-        return self.rolls[self.risk_index].risk_failure
 
 
 def total_risk(base: int = DEFAULT_BASE_RISK, modifier: int = 0, situational: int = 0) -> int:
@@ -159,7 +149,6 @@ def roll_core(
     bonus_dice: Sequence[str] = (),
     penalty_dice: Sequence[str] = (),
     modifier: int = 0,
-    reads_risk: bool = True,
 ) -> CoreRoll:
     """Roll a core die with Risk, Critical, explosions, advantage and bonus/penalty dice."""
     if die < 2:
@@ -182,7 +171,6 @@ def roll_core(
         explosions=explosions,
         risk=risk,
         crit_range=crit_range,
-        reads_risk=reads_risk,
         bonus=[roll_dice(s, rng) for s in bonus_dice],
         penalty=[roll_dice(s, rng) for s in penalty_dice],
         modifier=modifier,
@@ -228,32 +216,6 @@ def roll_action(
         penalty_dice=penalty_dice,
         modifier=modifier,
     )
-
-
-def risk_die(dice: Sequence[int]) -> int:
-    """Return the die that reads Risk when dice of several sizes roll together: the largest."""
-    if not dice:
-        raise BadInput("A mixed roll needs at least one die.")
-    return max(dice)
-
-
-def roll_mixed(
-    dice: Sequence[int],
-    rng: random.Random,
-    *,
-    risk: int = DEFAULT_BASE_RISK,
-    crit_range: int = 1,
-    explode: bool = False,
-) -> MixedRoll:
-    """Roll dice of different sizes for one event; only the largest die reads Risk [002]."""
-    risk_index = list(dice).index(risk_die(dice))
-    rolls = [
-        roll_core(
-            die, rng, risk=risk, crit_range=crit_range, explode=explode, reads_risk=i == risk_index
-        )
-        for i, die in enumerate(dice)
-    ]
-    return MixedRoll(rolls=rolls, risk_index=risk_index)
 
 
 # ---------------------------------------------------------------------------

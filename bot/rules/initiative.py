@@ -292,13 +292,6 @@ def order_for_round(
     return _roll_off(entries, rng)
 
 
-def roll_initiative(
-    combatants: Sequence[Combatant], mode: InitiativeMode, rng: random.Random
-) -> list[InitiativeEntry]:
-    """Roll a fresh initiative order for everyone [GAME.md §5]."""
-    return order_for_round(combatants, mode, rng)
-
-
 # Actions and Fortune options.
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bot.errors import RuleViolation
 from bot.rules.acting import require_turn
 from bot.rules.initiative import spend_action
-from bot.rules.models import Armor, Combatant, Encounter, Shield, Weapon
+from bot.rules.models import Armor, Combatant, Encounter, Shield
 from bot.rules.results import Modifier, Result
 
 MOMENTUM_SPACES = 3  # +1 damage per 3 spaces of charge [003]
@@ -101,30 +101,3 @@ def guard(encounter: Encounter, combatant: Combatant, *, forced: bool = False) -
 def momentum(spaces: int) -> int:
     """Return the momentum of a charge: +1 damage per 3 spaces moved [003]."""
     return spaces // MOMENTUM_SPACES
-
-
-class BracedStrike(Result):
-    """A braced weapon meeting a charge [003]: the weapon's damage plus the charger's momentum."""
-
-    weapon: str
-    weapon_damage: int
-    momentum: int
-
-    @property
-    def total(self) -> int:
-        """Return the damage the charger takes."""
-        return self.weapon_damage + self.momentum
-
-
-def braced_strike(weapon: Weapon, weapon_damage: int, charger_spaces: int) -> BracedStrike:
-    """Return a braced weapon's hit on a charger: its damage plus the charger's own momentum [003]."""
-    # "a charging character will take the same additional damage from any enemy melee
-    # weapon that hits him on that round": the spearman's pike (10) meets the knight's 28
-    # spaces (momentum 9) for 19 [003].
-    if not weapon.braced:
-        raise RuleViolation(f"{weapon.name} cannot be braced against a charge.")
-    if weapon.style not in ("melee", "targeted"):
-        raise RuleViolation(f"{weapon.name} is not a melee weapon; only those meet a charge.")
-    return BracedStrike(
-        weapon=weapon.name, weapon_damage=weapon_damage, momentum=momentum(charger_spaces)
-    )

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.rules.attacks import MELEE_STYLES, RANGED_STYLES, AttackSpec, check_style_options
+from bot.rules.grappling import item_usable
 from bot.rules.models import (
     MAX_ITEMS,
     Armor,
@@ -122,9 +123,14 @@ def weapons(items: list[Item]) -> list[Weapon]:
 
 
 def find_weapon(combatant: Combatant, name: str) -> Weapon:
-    """Return the combatant's weapon of that name, or refuse, naming the ones it has."""
+    """Return the combatant's weapon of that name, or refuse: not one it has, or held in a grapple."""
     found = find_item(combatant.items, name)
     if isinstance(found, Weapon):
+        if not item_usable(combatant, found.name):
+            raise RuleViolation(
+                f"{combatant.name}'s {found.name} is held in a grapple: it cannot be used "
+                "until the grapple ends [000]."
+            )
         return found
     own = weapons(combatant.items)
     has = ", ".join(w.name for w in own) if own else "none"

@@ -410,11 +410,6 @@ def extra_damage_dice(combatant: Combatant) -> list[str]:
     return dice
 
 
-def passive_initiative(powers: list[KnownPower]) -> int:
-    """Return the initiative the Passives add [001 Initiative Passive: +2 per level]."""
-    return sum(p.initiative or 0 for p in powers if p.kind == "passive")
-
-
 # Actives ---------------------------------------------------------------------------------
 
 

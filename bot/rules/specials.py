@@ -84,13 +84,6 @@ def _carried(combatant: Combatant, special: Special) -> ActiveSpecial | None:
     return None
 
 
-def has_special(combatant: Combatant, special: Special) -> bool:
-    """Return whether the combatant carries this Special (Prone: whether it is prone)."""
-    if special.key == PRONE:
-        return combatant.prone
-    return _carried(combatant, special) is not None
-
-
 def _tagged(combatant: Combatant, key: str) -> bool:
     wanted = TAG_GATES.get(key)
     if wanted is None:

@@ -13,25 +13,24 @@ import pytest
 from bot.catalogue.lookup import Lookup
 from bot.catalogue.models import DATA_DIR, Catalogue, CatalogueError, load_catalogue
 from bot.catalogue.pricing import (
+    CostedStep,
     axis_value,
     costed_progression,
     curve_target,
     diminishing_cost,
     diminishing_lookup,
-    entry_progression,
     highest_x_on_curve,
     movement_progression,
     passive_slots,
     power_tokens,
-    special_aura_progression,
     special_cost,
     special_cost_table,
     special_curve_reference,
-    spell_tier,
     summon_breakdown,
     summon_power_level_cap,
     wall_cost,
 )
+from bot.catalogue.reference import spell_tiers
 from bot.catalogue.srd_source import SrdText
 from bot.catalogue.views import entry_view
 from tests.unit.catalogue import srd
@@ -124,13 +123,20 @@ def test_the_ten_movement_types(catalogue: Catalogue) -> None:
     assert {t.key for t in catalogue.movement.types} == set(srd.MOVEMENT)
 
 
+def entry_progression(catalogue: Catalogue, kind: str, key: str) -> tuple[CostedStep, ...]:
+    """Return an entry's costed level table as /power shows it (views.py prices it the same)."""
+    levels = catalogue.entry(kind, key).levels
+    assert levels is not None and levels.kind == "costed"
+    return costed_progression(catalogue, levels.table, levels.curve, levels.base_pp, levels.values)
+
+
 @pytest.mark.parametrize("row", srd.SPECIAL_AURA, ids=lambda row: f"L{row[0]}")
 def test_special_aura_progression(
     catalogue: Catalogue, row: tuple[int, int | None, int, int]
 ) -> None:
     """A level of the Passive Special Aura progression (radius, 80 + radius cost, target) differs."""
     level, radius, pp, target = row
-    step = special_aura_progression(catalogue)[level - 1]
+    step = entry_progression(catalogue, "passive", "special_aura")[level - 1]
     assert (step.value, step.cost_pp, step.target_pp) == (radius, pp, target)
     if radius is not None:
         core = catalogue.tables.constants.special_aura_core_pp
@@ -385,13 +391,11 @@ def test_passive_slots(catalogue: Catalogue, rank: int, slots: int) -> None:
     assert passive_slots(catalogue, rank) == slots
 
 
-@pytest.mark.parametrize(("levels", "tier"), list(srd.SPELL_TIERS.items()))
-def test_spell_tiers(catalogue: Catalogue, levels: tuple[int, int], tier: tuple[str, int]) -> None:
-    """A spell level's Tier or Base TN differs from 8 × ceil(level / 2) or the SRD's table."""
-    for level in levels:
-        view = spell_tier(catalogue, level)
-        assert (view.tier, view.base_tn) == tier
-        assert view.mental_tn == tier[1] + 4
+def test_spell_tiers(catalogue: Catalogue) -> None:
+    """The Spell Tiers table (/pp reference) differs from Tier = ceil(level / 2), Base TN 8 × Tier."""
+    rows = spell_tiers(catalogue).table.rows
+    assert {row.levels: (row.cells[0], int(row.cells[1])) for row in rows} == srd.SPELL_TIERS
+    assert catalogue.tables.constants.mental_tn_bonus == 4  # Mental Powers: Base TN + 4
 
 
 # ---------------------------------------------------------------- reachable as entries (issue 19)

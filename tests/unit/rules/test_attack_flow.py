@@ -13,9 +13,9 @@ from bot.rules.attack_flow import (
     counter_style,
     expire_counters,
     find_pending,
+    new_pending,
     no_choice_reason,
     offer_counter,
-    open_attack,
     parse_extra_dice,
     pending_on,
     pending_roll,
@@ -27,8 +27,15 @@ from bot.rules.attack_flow import (
 )
 from bot.rules.attacks import AttackRoll, AttackSpec, resolve_attack, roll_attack
 from bot.rules.long_actions import start_long_action
-from bot.rules.models import ActiveSpecial, Combatant, Declaration, Encounter
+from bot.rules.models import ActiveSpecial, Combatant, Declaration, Encounter, PendingAttack
 from tests.unit.rules.factories import combatant
+
+
+def open_attack(encounter: Encounter, **fields: object) -> PendingAttack:
+    """Record an attack that waits for its defender, as declare_attack does."""
+    pending = new_pending(**fields)  # type: ignore[arg-type]
+    encounter.pending_attacks.append(pending)
+    return pending
 
 
 def _encounter(*combatants: Combatant) -> Encounter:

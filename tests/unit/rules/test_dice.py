@@ -13,7 +13,6 @@ from bot.rules.dice import (
     MAX_EXPLOSIONS,
     roll_action,
     roll_core,
-    roll_mixed,
     split_label,
     total_risk,
 )
@@ -127,23 +126,6 @@ def test_malformed_bonus_dice_are_refused(spec: str) -> None:
     """A bad bonus die spec rolls instead of raising DiceError."""
     with pytest.raises(DiceError):
         roll_core(20, random.Random(0), bonus_dice=[spec])
-
-
-def test_mixed_dice_read_risk_from_the_largest_die_only() -> None:
-    """A Scissor Shot's d12 showing 1 failed the event, though only the d20 reads Risk [002]."""
-    mixed = roll_mixed([20, 12], random.Random(10))
-    assert [r.natural for r in mixed.rolls] == [19, 1]
-    assert mixed.risk_index == 0
-    assert not mixed.risk_failure
-    assert not mixed.rolls[1].risk_failure
-
-
-def test_a_mixed_roll_fails_on_the_largest_dies_risk() -> None:
-    """A Scissor Shot whose d20 shows 1 did not fail the event."""
-    mixed = roll_mixed([12, 20], random.Random(15))
-    assert mixed.risk_index == 1
-    assert [r.natural for r in mixed.rolls] == [4, 1]
-    assert mixed.risk_failure
 
 
 def test_a_broken_combatant_cannot_roll_an_action() -> None:

@@ -15,7 +15,6 @@ from bot.rules.initiative import (
     declare_minor_act,
     order_for_round,
     roll_ambush,
-    roll_initiative,
     sacrifice,
     sacrifice_bonus,
     spend_action,
@@ -33,7 +32,7 @@ def _names(entries) -> list[str]:
 def test_fortune_adds_finesse_bonus_haste_hold_and_minor_acts() -> None:
     """Seed 3's 8 + Finesse 4 + bonus 2 + Haste 3 + Hold 10 − 2×2 minor acts is not 23."""
     mira = combatant(finesse=4, initiative_bonus=2, hasted=True, holding=True, minor_acts=2)
-    (entry,) = roll_initiative([mira], "fortune", random.Random(3))
+    (entry,) = order_for_round([mira], "fortune", random.Random(3))
     assert (entry.die, entry.faces, entry.total) == (20, [8], 23)
     assert [(b.name, b.value) for b in entry.bonuses] == [
         ("Initiative bonus", 2),
@@ -45,13 +44,13 @@ def test_fortune_adds_finesse_bonus_haste_hold_and_minor_acts() -> None:
 
 def test_fortune_rolls_the_combatants_current_core_die() -> None:
     """A Reduced combatant's initiative is not rolled on a d12."""
-    (entry,) = roll_initiative([combatant(grit=15)], "fortune", random.Random(0))
+    (entry,) = order_for_round([combatant(grit=15)], "fortune", random.Random(0))
     assert entry.die == 12
 
 
 def test_higher_initiative_acts_first() -> None:
     """Seed 1's order is not by total, highest first."""
-    entries = roll_initiative(
+    entries = order_for_round(
         [combatant("A", finesse=3), combatant("B", finesse=0), combatant("C", finesse=1)],
         "fortune",
         random.Random(1),
@@ -62,7 +61,7 @@ def test_higher_initiative_acts_first() -> None:
 
 def test_finesse_mode_orders_by_finesse_without_a_roll() -> None:
     """Finesse mode rolled dice or did not order by Finesse."""
-    entries = roll_initiative(
+    entries = order_for_round(
         [combatant("Slow", finesse=1), combatant("Quick", finesse=5)], "finesse", random.Random(0)
     )
     assert _names(entries) == ["Quick", "Slow"]
@@ -103,7 +102,7 @@ def test_a_tied_roll_off_rolls_again() -> None:
 @pytest.mark.parametrize("mode", ["finesse", "sides", "once"])
 def test_outside_fortune_haste_goes_to_the_front(mode: str) -> None:
     """A hasted combatant with the lowest Finesse was not placed first [GAME.md §5, bot]."""
-    entries = roll_initiative(
+    entries = order_for_round(
         [combatant("Quick", finesse=9), combatant("Hasty", finesse=0, hasted=True)],
         mode,
         random.Random(0),
@@ -115,7 +114,7 @@ def test_outside_fortune_haste_goes_to_the_front(mode: str) -> None:
 @pytest.mark.parametrize("mode", ["finesse", "sides", "once"])
 def test_outside_fortune_hold_goes_first_before_haste(mode: str) -> None:
     """A holding combatant was not first next round, ahead of the hasted [GAME.md §5, bot]."""
-    entries = roll_initiative(
+    entries = order_for_round(
         [
             combatant("Quick", finesse=9),
             combatant("Hasty", finesse=5, hasted=True),
@@ -129,7 +128,7 @@ def test_outside_fortune_hold_goes_first_before_haste(mode: str) -> None:
 
 def test_broken_combatants_are_listed_last_without_a_roll() -> None:
     """A Broken combatant rolled initiative or was not listed last."""
-    entries = roll_initiative(
+    entries = order_for_round(
         [combatant("Down", grit=0, finesse=9), combatant("Up", finesse=0)],
         "fortune",
         random.Random(0),
@@ -140,7 +139,7 @@ def test_broken_combatants_are_listed_last_without_a_roll() -> None:
 
 def test_sides_rolls_once_per_side_by_its_best_finesse() -> None:
     """Seed 5: foes (F1 20 + 4) did not beat the party (P2 9 + 5), one roll per side [002]."""
-    entries = roll_initiative(
+    entries = order_for_round(
         [
             combatant("P1", finesse=2, side="party", is_npc=False),
             combatant("P2", finesse=5, side="party", is_npc=False),

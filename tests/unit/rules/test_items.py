@@ -8,7 +8,7 @@ from bot.errors import RuleViolation
 from bot.rules import encounter as flow
 from bot.rules.attack_flow import answer_attack, apply_except_grit, declare_attack
 from bot.rules.attacks import AttackSpec, resolve_attack, roll_attack
-from bot.rules.items import braced_strike, crit_range_against, guard
+from bot.rules.items import crit_range_against, guard
 from bot.rules.models import Armor, Shield, Weapon
 from tests.scripted import ScriptedRandom, d20
 from tests.unit.rules.factories import combatant, fight
@@ -39,14 +39,6 @@ def test_armor_absorbs_damage_after_momentum() -> None:
     assert [(m.name, m.value) for m in result.damage.momentum] == [("Target's momentum", 9)]
     assert result.damage.before_armor == 19  # "Adding the knight's momentum … a total of 19"
     assert (result.damage.absorbed, result.damage_dealt) == (3, 16)
-
-
-def test_a_braced_weapon_returns_the_chargers_momentum() -> None:
-    """A braced pike (10) against a 28-space charge did not deal 10 + 9 = 19 [003]."""
-    strike = braced_strike(PIKE, weapon_damage=10, charger_spaces=28)
-    assert (strike.weapon_damage, strike.momentum, strike.total) == (10, 9, 19)
-    with pytest.raises(RuleViolation, match="cannot be braced"):
-        braced_strike(Weapon(name="Sword", damage="1d8"), weapon_damage=5, charger_spaces=28)
 
 
 def test_a_charge_leaves_its_momentum_on_the_charger_for_the_round() -> None:

@@ -17,7 +17,7 @@ from bot.rules.loadout import (
     take_into_fight,
     unstow,
 )
-from bot.rules.models import MAX_ITEMS, Armor, Item, Shield, Weapon
+from bot.rules.models import MAX_ITEMS, Armor, GrappleHold, Item, Shield, Weapon
 from tests.unit.rules.factories import character, combatant
 
 GREATAXE = Weapon(name="Greataxe", damage="1d12", base_risk=3)  # a Great Axe has base Risk 3 [002]
@@ -126,6 +126,14 @@ def test_find_weapon_names_what_the_combatant_has() -> None:
         find_weapon(brom, "Club")
     with pytest.raises(NotFound, match="Chain is not a weapon"):
         find_weapon(brom, "Chain")
+
+
+def test_a_weapon_held_in_a_grapple_cannot_be_used() -> None:
+    """Grappling an item: "that item cannot be used while held" [000]; /attack weapon: used it."""
+    brom = combatant("Brom", items=[GREATAXE, CHAIN])
+    brom.grapple = GrappleHold(partner_id=2, role="held", item="greataxe")
+    with pytest.raises(RuleViolation, match="Brom's Greataxe is held in a grapple"):
+        find_weapon(brom, "Greataxe")
 
 
 def test_a_combatant_takes_the_sheets_stats_and_a_copy_of_its_loadout() -> None:
