@@ -23,13 +23,14 @@ from discord.ext import commands
 
 from bot import loadouts, options, sheet_files
 from bot.errors import BadInput, NotFound, RuleViolation
-from bot.permissions import Caller, require_gm
+from bot.permissions import Caller, is_gm
 from bot.power_options import (
     BuiltKind,
     catalogue_entry,
     catalogue_power_choices,
     trigger_choices,
 )
+from bot.power_requests import PowerRequest, PowerRequestButton, request_embed, request_view
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
 from bot.render.known_powers import power_line, powers_embed
@@ -294,7 +295,7 @@ class Characters(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DeleteConfirm)
+        self.bot.add_dynamic_items(DeleteConfirm, PowerRequestButton)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(DeleteConfirm)
@@ -739,7 +740,7 @@ class Characters(
         limit="Limited use: once per turn, round, combat or day",
         trigger="A Reaction's trigger (default: attack, being attacked)",
         spell="It is a Spell (Hex adds to its hits)",
-        over_curve="GM: allow it over its curve",
+        over_curve="Over its curve: a GM adds it, a player asks the GM",
         character="Your character (default: your active one)",
     )
     @app_commands.rename(power_type="type")
@@ -757,9 +758,6 @@ class Characters(
         over_curve: bool = False,
         character: str | None = None,
     ) -> None:
-        if over_curve:
-            settings = await self.store.settings(interaction.guild_id)
-            require_gm(Caller.of(interaction), None, settings, "allow a power over its curve")
         built = built_power(
             self.bot.catalogue,
             name,
@@ -771,6 +769,9 @@ class Characters(
             spell=spell,
             allow_over_curve=over_curve,
         )
+        if built.power.over_curve and not await self._is_gm(interaction):
+            await self._ask_the_gm(interaction, character, built.power)
+            return
         await self._learn(interaction, character, built.power)
 
     @power.command(name="list", description="Your character's powers: type, level and PP")
@@ -822,6 +823,29 @@ class Characters(
             else await self.store.active_character(guild_id, owner_id)
         )
         return name_choices([p.name for p in sheet.powers] if sheet else [], current)
+
+    async def _is_gm(self, interaction: discord.Interaction) -> bool:
+        """Return whether the caller has GM rights in this channel."""
+        encounter = await self.store.peek(interaction.channel_id or 0)
+        settings = await self.store.settings(interaction.guild_id)
+        return is_gm(Caller.of(interaction), encounter, settings)
+
+    async def _ask_the_gm(
+        self, interaction: discord.Interaction, character: str | None, power: KnownPower
+    ) -> None:
+        """Post a power over its curve for the GM to allow: checked now, added on Allow."""
+        guild_id, owner_id = self._owner(interaction)
+        sheet = await self._named_or_active(guild_id, owner_id, character)
+        assert sheet.id is not None
+        learn(self.bot.catalogue, list(sheet.powers), power, sheet.mastery_rank)  # fits? now
+        request = PowerRequest(
+            character_id=sheet.id, owner_id=owner_id, character=sheet.name, power=power
+        )
+        await interaction.response.send_message(
+            embed=request_embed(request),
+            view=request_view(),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     async def _learn(
         self, interaction: discord.Interaction, character: str | None, power: KnownPower

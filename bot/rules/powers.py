@@ -239,7 +239,8 @@ def built_power(
         raise RuleViolation(
             f"{KIND_NAMES[kind]} level {level} is over its curve: {check.total_pp:g} PP against "
             f"a target of {check.target_pp:g} PP, {check.over_by_pp:g} PP over (more than "
-            f"{check.tolerance_pp:g} PP over is over curve [SRD §10.3]); only the GM may allow it."
+            f"{check.tolerance_pp:g} PP over is over curve [SRD §10.3]); only the GM may allow it "
+            "(over_curve:true asks the GM)."
         )
     numbers = _build_numbers(catalogue, kind, breakdown, components)
     power = KnownPower(

@@ -6,6 +6,7 @@ import pytest
 
 from bot.rules.models import Character
 from bot.sandbox.client import SandboxTable
+from tests.e2e.helpers import unmentioned
 from tests.e2e.invariants import assert_error_reply
 
 pytestmark = pytest.mark.e2e
@@ -70,14 +71,51 @@ async def test_an_over_curve_build_is_refused_with_the_reason(table) -> None:
     assert reply.ephemeral
     assert reply.content == (
         "Active level 3 is over its curve: 102 PP against a target of 90 PP, 12 PP over (more "
-        "than 5 PP over is over curve [SRD §10.3]); only the GM may allow it."
+        "than 5 PP over is over curve [SRD §10.3]); only the GM may allow it "
+        "(over_curve:true asks the GM)."
     )
-    allowed = await alice.run(
+    assert (await sheet(table, "alice", "Mira")).powers == []
+
+
+async def test_a_player_asks_the_gm_and_only_a_gm_allows_a_power_over_its_curve(table) -> None:
+    """The GM could not allow a player's power over its curve: only their own [SRD §10.3]."""
+    alice, bob, gm = table.user("alice"), table.user("bob"), table.user("gm")
+    await gm.run("/init start")  # the channel's GM
+    await alice.run("/character create name:Mira mastery_rank:4")
+    hellfire = (
         "/character power build name:Hellfire type:active level:3 "
         'components:"damage:2d8 range:16 radius:3 ruin:2" over_curve:true'
     )
-    assert allowed.content == "Only the GM can allow a power over its curve."
+    asked = await alice.run(hellfire)
+    assert not asked.ephemeral  # in the channel, for the GM to see
+    assert asked.embed["title"] == "Over its curve: Hellfire for Mira"
+    assert "12 PP over its curve" in asked.embed["description"]
+    assert [b["label"] for b in asked.buttons] == ["Allow", "Refuse"]
+    assert (await sheet(table, "alice", "Mira")).powers == []  # not before a GM allows it
+    for player in (alice, bob):
+        refused = await asked.click("Allow", as_user=player.name)
+        assert refused.ephemeral
+        assert refused.content == "Only the GM can allow a power over its curve."
     assert (await sheet(table, "alice", "Mira")).powers == []
+    allowed = await asked.click("Allow", as_user="gm")
+    assert allowed.message is not None and allowed.message.buttons == []
+    assert unmentioned(allowed.message.content).startswith(
+        "Allowed by Game Master: **Mira** has a new power:\n**Hellfire** — Active L3 · 102 PP"
+    )
+    (power,) = (await sheet(table, "alice", "Mira")).powers
+    assert (power.name, power.pp, power.target_pp, power.over_curve) == (
+        "Hellfire",
+        102.0,
+        90.0,
+        True,
+    )
+    # Asked again and refused: nothing is added.
+    again = await alice.run(hellfire.replace("Hellfire", "Hellfire Two"))
+    refused = await again.click("Refuse", as_user="gm")
+    assert refused.message is not None and refused.message.content == (
+        "Refused by Game Master: Mira does not get it."
+    )
+    assert [p.name for p in (await sheet(table, "alice", "Mira")).powers] == ["Hellfire"]
 
 
 async def test_list_and_remove(table) -> None:
