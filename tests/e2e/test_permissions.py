@@ -379,6 +379,7 @@ def test_the_matrix_covers_every_mutating_command() -> None:
         *("/npc weapon add", "/npc weapon remove"),
         "/settings defense_timeout",
         *(f"/character power {sub}" for sub in ("add", "build", "remove")),
+        *(f"/npc power {sub}" for sub in ("add", "build", "remove")),
         "/use",
     }
     assert mutating == {row.id for row in ROWS}
