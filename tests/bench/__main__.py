@@ -3,7 +3,9 @@
 Parts (all by default; `--parts` picks some):
   load     Tablehand in its own process, the mix offered open-loop across the channels
   bare     the bare discord.py bot under the same load: the floor of the stack (with `load`,
-           both bots stay up and the load alternates between them in rounds)
+           the bots stay up and the load alternates between them in rounds)
+  slash    the bare slash bot: Tablehand's command tree, discord.py's dispatch and argument
+           conversion, a fixed reply — the floor every slash-command bot pays
   burst    50 commands at once in one channel, Discord's rate limits on
   memory   1,000 seeded encounters of 10, each touched once: the bot's peak RSS
   startup  spawn → first command answered, with 0 and with 10,000 stored encounters
@@ -36,6 +38,7 @@ from tests.bench.world import tablehand_schema
 ALL_PARTS = (
     "load",
     "bare",
+    "slash",
     "postgres",
     "burst",
     "memory",
@@ -44,7 +47,7 @@ ALL_PARTS = (
     "stall",
     "shards",
 )
-LOADED = (("tablehand", "load"), ("bare", "bare"), ("postgres", "postgres"))
+LOADED = (("tablehand", "load"), ("bare", "bare"), ("slash", "slash"), ("postgres", "postgres"))
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:

@@ -29,6 +29,7 @@ from bot.sandbox.server import LoopbackDiscord
 from tests.bench.mix import Kind, Mix, Scene, defense_click, dispatch, problem
 
 TRACKER_EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
+FLOORS = ("bare", "slash")  # the floors: a fixed reply, no database, no rules
 _READY = re.compile(r"ready as .* after ([0-9.]+) s")
 
 
@@ -44,12 +45,19 @@ async def start_bot(
     schema: list[dict[str, Any]] | None = None,
     part: str = "load",
 ) -> BotProcess:
-    """Start Tablehand (`python -m bot run`) or the bare bot as its own process."""
+    """Start Tablehand (`python -m bot run`), the bare bot or the bare slash bot as a process."""
     log_path = workdir / f"{part}-{which}.log"
     log_path.unlink(missing_ok=True)
     if which == "tablehand":
         return await BotProcess.start(
             server, db_path=db_path or workdir / "tablehand.db", log_path=log_path
+        )
+    if which == "slash":  # Tablehand's command tree, fixed replies
+        return await BotProcess.start(
+            server,
+            args=("-m", "bot.sandbox.bare"),
+            env={"BARE_TREE": "tablehand"},
+            log_path=log_path,
         )
     schema_path = workdir / "bare-schema.json"
     schema_path.write_text(json.dumps(schema or []))
@@ -69,6 +77,25 @@ def peak_rss_mb(pid: int) -> float | None:
         return None
     found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
     return int(found.group(1)) / 1024 if found else None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """Return the CPU time all of a process's threads have run, in seconds (None off Linux).
+
+    From each thread's schedstat (nanoseconds on the CPU): finer than the 10 ms ticks of
+    /proc/<pid>/stat, and counting only time the process ran, however busy the machine is.
+    """
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return None
+    total = 0
+    for task in tasks:
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended meanwhile: its time is in no file now
+    return total / 1e9
 
 
 def logged_ready_after(proc: BotProcess) -> float | None:
@@ -115,6 +142,10 @@ class LoadRun:
     problems: dict[str, int] = field(default_factory=dict)
     problem_examples: dict[str, str] = field(default_factory=dict)
     peak_rss_mb: float | None = None
+    # The bot processes' CPU time over the whole run (warm-up included, until the bot was
+    # quiet again: its tracker edits count) and the interactions it was spent on.
+    cpu_s: float = 0.0
+    cpu_interactions: int = 0
 
     @property
     def measured(self) -> list[Sample]:
@@ -131,6 +162,8 @@ class LoadRun:
         self.lag_ms += other.lag_ms
         self.windows += other.windows
         self.calls += other.calls
+        self.cpu_s += other.cpu_s
+        self.cpu_interactions += other.cpu_interactions
         for key, count in other.problems.items():
             self.problems[key] = self.problems.get(key, 0) + count
             self.problem_examples.setdefault(key, other.problem_examples[key])
@@ -147,10 +180,16 @@ async def run_load(
     warmup: float,
     answer_within: float = 5.0,
     seed: int = 2024,
+    pids: list[int] = (),  # type: ignore[assignment]
 ) -> LoadRun:
-    """Offer `rate` interactions a second across the scenes for warm-up + duration seconds."""
+    """Offer `rate` interactions a second across the scenes for warm-up + duration seconds.
+
+    With `pids`, the bot processes' CPU time over the run is counted: from the first
+    dispatch until the bot has been quiet for a while after the last answer.
+    """
     with paused_gc():
-        return await _run_load(
+        before = _cpu(pids)
+        run = await _run_load(
             server,
             scenes,
             mix,
@@ -161,6 +200,17 @@ async def run_load(
             answer_within=answer_within,
             seed=seed,
         )
+        if pids:
+            quiet = 0.2 if bot in FLOORS else 1.2  # the tracker's edits come a second later
+            with contextlib.suppress(Exception):
+                await server.wait_idle(quiet=quiet, timeout=10)
+            run.cpu_s = _cpu(pids) - before
+            run.cpu_interactions = len(run.samples)
+        return run
+
+
+def _cpu(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) or 0.0 for pid in pids)
 
 
 @contextlib.contextmanager
@@ -191,7 +241,7 @@ async def _run_load(
     seed: int,
 ) -> LoadRun:
     loop = asyncio.get_running_loop()
-    bare = bot == "bare"
+    bare = bot in FLOORS
     pick = mix.picker(random.Random(seed))
     where = random.Random(seed + 1)
     run = LoadRun(bot, rate, len(scenes), duration, warmup)
@@ -314,7 +364,7 @@ async def rest_calls_per_command(
             if record.responded is not None:
                 await asyncio.wait_for(asyncio.shield(record.responded), 5)
             if kind.name == "attack":
-                click = defense_click(server, record, bare=bot == "bare")
+                click = defense_click(server, record, bare=bot in FLOORS)
                 if click is not None and click.responded is not None:
                     records.append(click)
                     await asyncio.wait_for(asyncio.shield(click.responded), 5)

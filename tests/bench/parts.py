@@ -20,6 +20,7 @@ from typing import Any
 from bot.sandbox.harness import BotProcess
 from bot.sandbox.server import LoopbackDiscord, SandboxTimeout
 from tests.bench.load import (
+    FLOORS,
     TRACKER_EDIT,
     LoadRun,
     edit_times,
@@ -123,7 +124,7 @@ async def under_load(
         else:
             proc = await start_bot(server, which, opts.workdir, db_path=db, schema=schema)
         try:
-            if which != "bare":
+            if which not in FLOORS:
                 await wait_settled(server, proc)
             yield UnderLoad(
                 which, server, proc, mix.synced(server), scenes[:-1], scenes[-1], trackers
@@ -148,7 +149,7 @@ async def load(
                 bot.mix,
                 bot=bot.which,
                 repeats=opts.rest_repeats,
-                quiet=0.2 if bot.which == "bare" else 1.2,
+                quiet=0.2 if bot.which in FLOORS else 1.2,
             )
         segment = opts.duration / opts.rounds
         spies = {}
@@ -169,6 +170,7 @@ async def load(
                     duration=segment,
                     warmup=opts.warmup if round_ == 0 else opts.rewarm,
                     seed=2024 + round_,
+                    pids=[bot.proc.pid],
                 )
                 if bot.which in runs:
                     runs[bot.which].extend(run)
@@ -225,6 +227,9 @@ def summarise_load(run: LoadRun, rest: dict[str, dict[str, Any]]) -> dict[str, A
         "tracker_edits_max_in_1s": max((most_in_a_second(v) for v in edits.values()), default=0),
         "rest_calls_per_command": rest,
         "peak_rss_mb": run.peak_rss_mb,
+        "cpu_ms_per_interaction": (
+            run.cpu_s * 1000 / run.cpu_interactions if run.cpu_interactions else None
+        ),
         "status_counts": _statuses(in_window),
     }
 
