@@ -6,14 +6,20 @@ Parts (all by default; `--parts` picks some):
            the bots stay up and the load alternates between them in rounds)
   slash    the bare slash bot: Tablehand's command tree, discord.py's dispatch and argument
            conversion, a fixed reply — the floor every slash-command bot pays
+  ramp     Tablehand (SQLite) with the offered rate stepped up (`--ramp-rates`) until p99
+           passes 50 ms: the highest rate within it
   burst    50 commands at once in one channel, Discord's rate limits on
   memory   1,000 seeded encounters of 10, each touched once: the bot's peak RSS
-  startup  spawn → first command answered, with 0 and with 10,000 stored encounters
+  startup  spawn → first command answered, with 0, 10,000 and 100,000 stored encounters
+  autocomplete  both autocompletes end to end in a fight of 100 combatants, over every
+           catalogue entry, against Tablehand and the bare slash bot
   lookup   /power autocomplete (`Lookup.suggest`) in-process over the whole catalogue
   stall    the fuzzer's nastiest dice at /roll, /grit damage and /attack: the bot's worst
            event-loop stall (a loop-lag monitor in the bot's process)
+  bigfight the same monitor over the biggest fights: 100 combatants, and 44 long-named ones
   postgres Tablehand on PostgreSQL under the same load, beside SQLite (with `load`, in turns)
-  shards   one process serving two shards vs two processes with one each, on PostgreSQL
+  shards   one process serving two shards vs two processes with one each, on PostgreSQL,
+           then the lost-update check: /grit damage at the same rate, counted in the store
 
 The report is printed and written to bench-results/ (JSON and Markdown); see
 tests/bench/README.md for what each number means.
@@ -40,11 +46,14 @@ ALL_PARTS = (
     "bare",
     "slash",
     "postgres",
+    "ramp",
     "burst",
     "memory",
     "startup",
+    "autocomplete",
     "lookup",
     "stall",
+    "bigfight",
     "shards",
 )
 LOADED = (("tablehand", "load"), ("bare", "bare"), ("slash", "slash"), ("postgres", "postgres"))
@@ -59,7 +68,14 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--rate", type=float, help="interactions offered per second (default 200)")
     parser.add_argument(
-        "--shard-rate", type=float, help="offered to one vs two shard processes (default 300)"
+        "--shard-rate", type=float, help="offered to one vs two shard processes (default 400)"
+    )
+    parser.add_argument(
+        "--ramp-rates", help="comma-separated rates the ramp steps through (default 200,…,1000)"
+    )
+    parser.add_argument("--ramp-step", type=float, help="measured seconds per ramp step (8)")
+    parser.add_argument(
+        "--stored", help="comma-separated stored encounters for start-up (default 10000,100000)"
     )
     parser.add_argument("--channels", type=int, help="channels under load (default 100)")
     parser.add_argument("--combatants", type=int, default=10, help="per encounter (default 10)")
@@ -91,11 +107,19 @@ def options(args: argparse.Namespace) -> parts.Options:
     if args.quick:
         opts.rate, opts.channels, opts.duration, opts.warmup = 50, 10, 3.0, 1.0
         opts.rounds, opts.rewarm = 1, 0.5
-        opts.rest_repeats, opts.rss_encounters, opts.stored_encounters = 1, 100, 1000
+        opts.rest_repeats, opts.rss_encounters, opts.stored_encounters = 1, 100, (1000,)
         opts.lookup_rounds = 3
-        opts.shard_rate, opts.shard_duration = 100, 3.0
+        opts.shard_rate, opts.shard_duration, opts.lost_s = 100, 3.0, 2.0
+        opts.ramp_rates, opts.ramp_step, opts.ramp_warmup = (50, 100), 2.0, 0.5
+        opts.autocomplete_each = 100
     if args.shard_rate is not None:
         opts.shard_rate = args.shard_rate
+    if args.ramp_rates:
+        opts.ramp_rates = tuple(float(r) for r in args.ramp_rates.split(","))
+    if args.ramp_step is not None:
+        opts.ramp_step = args.ramp_step
+    if args.stored:
+        opts.stored_encounters = tuple(int(n) for n in args.stored.split(","))
     for name in ("rate", "channels", "duration", "warmup", "rounds"):
         if getattr(args, name) is not None:
             setattr(opts, name, getattr(args, name))
@@ -135,6 +159,9 @@ async def run_parts(
             summary["took_s"] = round(time.monotonic() - started, 1)
             results[dict(LOADED)[which]] = summary
     steps = {
+        "ramp": lambda: parts.ramp(mix, schema, opts),
+        "autocomplete": lambda: parts.autocomplete(mix, opts),
+        "bigfight": lambda: stall.big_fights(opts.workdir),
         "burst": lambda: parts.burst(mix, opts),
         "memory": lambda: parts.memory(mix, opts),
         "startup": lambda: parts.startup(mix, opts),

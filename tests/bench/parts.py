@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.sandbox.harness import BotProcess
+from bot.sandbox.harness import BotProcess, sync_commands
 from bot.sandbox.server import LoopbackDiscord, SandboxTimeout
 from tests.bench.load import (
     FLOORS,
@@ -49,15 +49,22 @@ class Options:
     rest_repeats: int = 3
     burst: int = 50
     rss_encounters: int = 1000
-    stored_encounters: int = 10_000
+    stored_encounters: tuple[int, ...] = (10_000, 100_000)
+    autocomplete_combatants: int = 100
+    autocomplete_each: int = 0  # of each autocomplete kind (0: every catalogue entry)
+    autocomplete_rate: float = 50.0
     lookup_rounds: int = 20
     rounds: int = 6  # the load alternates between the bots this many times
     rewarm: float = 1.0  # seconds of load before measuring in each later round
     workdir: Path = Path("bench-results/work")
     profile: bool = False  # py-spy the bot process during the measured load
     postgres_admin: str | None = None  # an admin URL, when a part needs PostgreSQL
-    shard_rate: float = 300.0  # offered to one vs two shard processes
+    shard_rate: float = 400.0  # offered to one vs two shard processes
     shard_duration: float = 20.0
+    lost_s: float = 5.0  # seconds of /grit damage for the lost-update check
+    ramp_rates: tuple[float, ...] = (200, 300, 400, 500, 600, 700, 800, 1000)
+    ramp_step: float = 8.0  # measured seconds per step of the rate ramp
+    ramp_warmup: float = 2.0
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -274,6 +281,77 @@ async def start_profiler(
     )
 
 
+# Ramp: the offered rate stepped up until p99 passes the budget ----------------------------
+
+
+async def ramp(mix: Mix, schema: list[dict[str, Any]], opts: Options) -> dict[str, Any]:
+    """Step the offered rate on Tablehand (SQLite) until p99 or errors pass the budget."""
+    from tests.bench.report import P99_BUDGET_MS
+
+    steps: list[dict[str, Any]] = []
+    async with under_load("tablehand", mix, schema, opts) as bot:
+        for n, rate in enumerate(opts.ramp_rates):
+            run = await run_load(
+                bot.server,
+                bot.scenes,
+                bot.mix,
+                bot="tablehand",
+                rate=rate,
+                duration=opts.ramp_step,
+                warmup=opts.ramp_warmup,
+                seed=3000 + n,
+            )
+            step = ramp_step(run)
+            steps.append(step)
+            if not step["within"]:
+                break
+    return {
+        "channels": opts.channels,
+        "step_s": opts.ramp_step,
+        "warmup_s": opts.ramp_warmup,
+        "budget_ms": P99_BUDGET_MS,
+        "steps": steps,
+        "highest_rate_within": highest_within(steps),
+    }
+
+
+def ramp_step(run: LoadRun) -> dict[str, Any]:
+    """Summarise one step: within the budget when every interaction was answered in time
+    with p99 ≤ the budget, and the generator sent what was offered."""
+    from tests.bench.report import P99_BUDGET_MS
+
+    measured = run.measured
+    answered = [s.latency_ms for s in measured if s.latency_ms is not None]
+    lat = latency_summary(answered)
+    errors = sum(run.problems.values())
+    achieved = len(measured) / run.duration
+    return {
+        "rate": run.rate,
+        "achieved_rate": achieved,
+        "interactions": len(measured),
+        "answered": len(answered),
+        "errors": errors,
+        "p50_ms": lat["p50_ms"],
+        "p99_ms": lat["p99_ms"],
+        "max_ms": lat["max_ms"],
+        "lag_p99_ms": percentile(run.lag_ms, 99),
+        "within": errors == 0
+        and len(answered) == len(measured) > 0
+        and lat["p99_ms"] <= P99_BUDGET_MS
+        and achieved >= 0.95 * run.rate,
+    }
+
+
+def highest_within(steps: list[dict[str, Any]]) -> float | None:
+    """Return the highest rate of the unbroken run of steps within the budget from the first."""
+    best = None
+    for step in steps:
+        if not step["within"]:
+            break
+        best = step["rate"]
+    return best
+
+
 # Burst: 50 commands in one channel, Discord's rate limits on ----------------------------
 
 
@@ -443,10 +521,11 @@ async def memory(mix: Mix, opts: Options) -> dict[str, Any]:
 async def startup(mix: Mix, opts: Options) -> dict[str, Any]:
     """Time spawn → gateway → first command answered, with 0 and with many stored encounters."""
     out: dict[str, Any] = {}
-    for label, count in (("empty", 0), ("stored", opts.stored_encounters)):
+    counts = [("empty", 0), *((f"stored {n:,}", n) for n in opts.stored_encounters)]
+    for label, count in counts:
         async with LoopbackDiscord(tables=3) as server:
             channel = server.guild.text_channels()[0]
-            db = opts.workdir / f"startup-{label}.db"
+            db = opts.workdir / f"startup-{count}.db"
             remove_db(db)
             await seed_stored(
                 db,
@@ -456,10 +535,14 @@ async def startup(mix: Mix, opts: Options) -> dict[str, Any]:
                 opts.combatants,
                 extra_channels=[channel.id] if count else [],
             )
+            # Commands are registered once per deploy (`tablehand sync-commands`), not per start.
+            await sync_commands(
+                server, db_path=db, log_path=opts.workdir / f"startup-{count}-sync.log"
+            )
             loop = asyncio.get_running_loop()
             started = loop.time()
             proc = await start_bot(
-                server, "tablehand", opts.workdir, db_path=db, part=f"startup-{label}"
+                server, "tablehand", opts.workdir, db_path=db, part=f"startup-{count}"
             )
             connected = loop.time() - started
             try:
@@ -507,6 +590,97 @@ async def _logged_ready(proc: Any, within: float = 5.0) -> float | None:
             return found
         await asyncio.sleep(0.1)
     return None
+
+
+# Autocomplete end to end: a fight of 100, every catalogue entry --------------------------
+
+
+async def autocomplete(mix: Mix, opts: Options) -> dict[str, Any]:
+    """Type into both autocompletes in a fight of 100 combatants, on Tablehand and the floor."""
+    from tests.bench.mix import COMBATANT_TYPING, Catalogue, Request
+
+    names = Catalogue.load().names
+    fighters = combatant_names(opts.autocomplete_combatants)
+    each = opts.autocomplete_each or len(names)
+    rng = random.Random(5)
+    typed_names = [names[i % len(names)] for i in range(each)]
+    rng.shuffle(typed_names)
+    typed_power = [n[: rng.randint(1, min(8, len(n)))].lower() for n in typed_names]
+    typings = [*COMBATANT_TYPING, *(f.lower() for f in fighters), *(f[:3] for f in fighters)]
+    typed_fighter = [rng.choice(typings) for _ in range(each)]
+    out: dict[str, Any] = {
+        "combatants": opts.autocomplete_combatants,
+        "entries": len(names),
+        "rate": opts.autocomplete_rate,
+    }
+    for which in ("tablehand", "slash"):
+        async with LoopbackDiscord(tables=1) as server:
+            (scene,) = _scenes(server, 1, opts.autocomplete_combatants)
+            db = opts.workdir / f"autocomplete-{which}.db"
+            remove_db(db)
+            if which == "tablehand":
+                await seed_tables(server, db, [scene.channel], opts.autocomplete_combatants)
+            proc = await start_bot(server, which, opts.workdir, db_path=db, part="autocomplete")
+            try:
+                if which == "tablehand":
+                    await wait_settled(server, proc)
+                else:
+                    await server.wait_idle(quiet=0.5, timeout=30)
+                specs = {k.name: s for k, s in mix.synced(server).present}
+                requests = [
+                    Request(
+                        "autocomplete power",
+                        specs["autocomplete power"],
+                        {"name": t},
+                        "alice",
+                        "name",
+                    )
+                    for t in typed_power
+                ] + [
+                    Request(
+                        "autocomplete combatant",
+                        specs["autocomplete combatant"],
+                        {"combatant": t},
+                        "gm",
+                        "combatant",
+                    )
+                    for t in typed_fighter
+                ]
+                rng.shuffle(requests)
+                by_kind = await _offer(server, scene, requests, opts.autocomplete_rate)
+            finally:
+                await proc.stop()
+                remove_db(db)
+        if which == "tablehand":
+            out["by_kind"] = by_kind
+        else:
+            out["floor"] = by_kind
+    return out
+
+
+async def _offer(
+    server: LoopbackDiscord, scene: Scene, requests: list[Any], rate: float
+) -> dict[str, Any]:
+    """Dispatch the requests open-loop at `rate`; return each kind's latency and answers."""
+    loop = asyncio.get_running_loop()
+    records: list[tuple[str, Any]] = []
+    start = loop.time() + 0.05
+    for n, request in enumerate(requests):
+        delay = start + n / rate - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        records.append((request.kind, dispatch(server, request, scene.channel)))
+    await asyncio.wait([r.responded for _, r in records if r.responded], timeout=10)
+    out: dict[str, Any] = {}
+    for kind in sorted({k for k, _ in records}):
+        mine = [r for k, r in records if k == kind]
+        values = [
+            ((r.callback.received or r.callback.at) - r.created) * 1000
+            for r in mine
+            if r.callback is not None
+        ]
+        out[kind] = latency_summary(values) | {"sent": len(mine)}
+    return out
 
 
 # Autocomplete look-up in-process --------------------------------------------------------

@@ -20,7 +20,7 @@ from bot.sandbox.server import LoopbackDiscord
 from bot.sandbox.world import Channel
 from tests import postgres
 from tests.bench.load import run_load
-from tests.bench.mix import Mix, Scene
+from tests.bench.mix import Mix, Request, Scene, dispatch, problem
 from tests.bench.world import STORED_AGO, build_encounter, combatant_names, seed_tracker
 
 
@@ -104,9 +104,101 @@ async def shards(mix: Mix, opts: Any, admin_url: str) -> dict[str, Any]:
                     warmup=opts.warmup,
                 )
                 summary = summarise_load(run, {})
+                if layout == "two_processes":
+                    summary["lost_updates"] = await lost_updates(
+                        server, url, scenes, mix.synced(server), opts.shard_rate, opts.lost_s
+                    )
             finally:
                 for proc in procs:
                     await proc.stop()
         summary["answered_per_s"] = summary["answered"] / max(summary["duration_s"], 1e-9)
         out[layout] = summary
     return out
+
+
+async def stored_grit(url: str) -> dict[tuple[int, str], int]:
+    """Return every stored combatant's Grit by (channel, name)."""
+    from bot.rules.models import Encounter
+    from bot.store.postgres import PostgresStore
+
+    async with PostgresStore(url) as store:
+        rows = await store.pool.fetch("SELECT data FROM encounters")
+    out = {}
+    for row in rows:
+        encounter = Encounter.model_validate_json(row["data"])
+        for combatant in encounter.combatants:
+            out[(encounter.channel_id, combatant.name)] = combatant.grit
+    return out
+
+
+def damage_plan(grit: dict[tuple[int, str], int], count: int) -> list[tuple[int, str]]:
+    """Return `count` (channel, combatant) hits, round the channels, none taking a Grit below 0.
+
+    Grit stops at 0, so a hit on 0 would change nothing and look like a lost update.
+    """
+    by_channel: dict[int, list[list[Any]]] = {}
+    for (channel, name), value in sorted(grit.items()):
+        by_channel.setdefault(channel, []).append([name, value])
+    plan: list[tuple[int, str]] = []
+    turn = 0
+    while len(plan) < count and any(v > 0 for fighters in by_channel.values() for _, v in fighters):
+        for channel, fighters in by_channel.items():
+            able = [f for f in fighters if f[1] > 0]
+            if not able or len(plan) >= count:
+                continue
+            fighter = able[turn % len(able)]
+            fighter[1] -= 1
+            plan.append((channel, fighter[0]))
+        turn += 1
+    return plan
+
+
+async def lost_updates(
+    server: LoopbackDiscord,
+    url: str,
+    scenes: list[Scene],
+    mix: Mix,
+    rate: float,
+    seconds: float,
+) -> dict[str, Any]:
+    """Send only `/grit damage amount:1` at `rate`; count the answered ones the store lacks.
+
+    Run when nothing else is in flight (no attack prompt waits to time out), so every
+    change of Grit in the store is one of these commands.
+    """
+    await server.wait_idle(quiet=1.5, timeout=30)
+    spec = next(s for k, s in mix.present if k.name == "grit damage")
+    kind = mix.kind("grit damage")
+    where = {s.channel.id: s.channel for s in scenes}
+    before = await stored_grit(url)
+    plan = damage_plan(before, round(rate * seconds))
+    loop = asyncio.get_running_loop()
+    start = loop.time() + 0.05
+    sent = []
+    for n, (channel, name) in enumerate(plan):
+        delay = start + n / rate - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        request = Request("grit damage", spec, {"combatant": name, "amount": "1"})
+        sent.append((channel, name, dispatch(server, request, where[channel])))
+    await asyncio.wait([r.responded for *_, r in sent if r.responded], timeout=10)
+    await server.wait_idle(quiet=1.5, timeout=30)
+    after = await stored_grit(url)
+    applied: dict[tuple[int, str], int] = {}
+    unanswered = 0
+    for channel, name, record in sent:
+        if problem(server, record, kind) is None:
+            applied[(channel, name)] = applied.get((channel, name), 0) + 1
+        else:
+            unanswered += 1
+    lost = sum(
+        abs(applied.get(key, 0) - (before[key] - after.get(key, before[key]))) for key in before
+    )
+    return {
+        "sent": len(sent),
+        "applied": sum(applied.values()),
+        "unanswered": unanswered,
+        "lost": lost,
+        "offered_rate": rate,
+        "sent_in_s": loop.time() - start,
+    }

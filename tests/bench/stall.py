@@ -103,6 +103,135 @@ async def stall(workdir: Path) -> dict[str, Any]:
     return _summary(_stalls(lag_file), sent, len(cases)) | {"unanswered": unanswered}
 
 
+LONG = "Xyloquendar the Unforgiving"  # tests/e2e/test_big_fights: "… 44" fills the 32 allowed
+HERO = "Mirabelle Quintessa Longstride"
+
+
+def _forty_four() -> list[tuple[str, str, str | None]]:
+    """The 44 long-named fortune fight of test_big_fights: (who, line, button to press)."""
+    steps: list[tuple[str, str, str | None]] = [
+        ("gm", "/init start mode:fortune", None),
+        ("gm", f"/init add name:{LONG} count:43 finesse:2 initiative_bonus:3", None),
+        ("alice", f"/init join character:{HERO} finesse:4", None),
+    ]
+    steps += [
+        (
+            "gm",
+            f'/effect apply combatant:"{LONG} {n}" special:Ruin x:2 source:"{LONG} {n + 1}"',
+            None,
+        )
+        for n in range(1, 12)
+    ]
+    steps += [("gm", "/init next", None)] * 6
+    steps += [
+        ("gm", f'/attack target:"{LONG} 40" attacker:"{LONG} 41" damage:1d6 force:true', "Block"),
+        ("gm", "/init round", None),
+        ("gm", "/init list", "▶"),
+        ("gm", "/effect list", None),
+        ("gm", "/init end", "Confirm"),
+    ]
+    return steps
+
+
+def _hundred() -> list[tuple[str, str, str | None]]:
+    """A fight of 100 long-named combatants, its round, lists, damage and end."""
+    return [
+        ("gm", "/init start mode:fortune", None),
+        ("gm", f"/init add name:{LONG} count:100", None),
+        ("gm", "/init next", None),
+        ("gm", f'/grit damage combatant:"{LONG} 57" amount:2', None),
+        ("gm", f'/attack target:"{LONG} 99" attacker:"{LONG} 98" damage:1d6 force:true', "Block"),
+        ("gm", "/init next", None),
+        ("gm", "/init round", None),
+        ("gm", "/init list", "▶"),
+        ("bob", "/init list", "▶"),
+        ("gm", "/init end", "Confirm"),
+    ]
+
+
+async def big_fights(workdir: Path) -> dict[str, Any]:
+    """Play the biggest fights under the loop-lag monitor; return the worst stalls by step."""
+    from bot.replies import APOLOGY
+    from bot.sandbox.client import SandboxTable
+    from bot.sandbox.harness import BotProcess
+    from bot.sandbox.server import LoopbackDiscord
+    from tests.e2e.invariants import refused_calls
+
+    lag_file, db = workdir / "bigfight-lag.txt", workdir / "bigfight.db"
+    for stale in (lag_file, db):
+        stale.unlink(missing_ok=True)
+    sent: list[tuple[float, str]] = []
+    problems: list[str] = []
+    fights = {"44 long-named": ("table-1", _forty_four()), "100": ("table-2", _hundred())}
+    async with LoopbackDiscord(tables=2) as server:
+        proc = await BotProcess.start(
+            server,
+            db_path=db,
+            args=("-m", "tests.bench.stall"),
+            env={LAG_FILE: str(lag_file)},
+            log_path=workdir / "bigfight-tablehand.log",
+        )
+        try:
+            table = SandboxTable(server, timeout=15)
+            await server.wait_idle(quiet=0.5, timeout=30)
+            for fight, (channel, steps) in fights.items():
+                for who, line, button in steps:
+                    label = f"{fight}: {line.strip()[:60]}"
+                    sent.append((time.monotonic(), label))
+                    reply = await table.user(who).run(line.strip(), channel=channel)
+                    problems += [
+                        f"{label}: apology" for m in reply.messages if m.content == APOLOGY
+                    ]
+                    await _press(table, who, reply, button, sent, label)
+                for typed in ("", "x", "xyloquendar the unforgiving 4", "57"):
+                    sent.append((time.monotonic(), f"{fight}: autocomplete {typed!r}"))
+                    await table.user("gm").autocomplete(
+                        "grit damage", "combatant", typed, channel=channel
+                    )
+            await server.wait_idle(quiet=1.5, timeout=30)
+            problems += refused_calls(server.calls)
+        finally:
+            await proc.stop()
+    worst: dict[str, tuple[float, float]] = {}
+    for at, wall, cpu in _stalls(lag_file):
+        before = [label for started, label in sent if started <= at]
+        if before:
+            old = worst.get(before[-1], (0.0, 0.0))
+            worst[before[-1]] = (max(old[0], wall), max(old[1], cpu))
+    ranked = sorted(worst.items(), key=lambda kv: kv[1][0], reverse=True)
+    return {
+        "fights": list(fights),
+        "steps": len(sent),
+        "worst_stall_ms": ranked[0][1][0] if ranked else 0.0,
+        "worst_case": ranked[0][0] if ranked else None,
+        "worst_busy_ms": max((b for _, b in worst.values()), default=0.0),
+        "top": [{"case": c, "ms": w, "busy_ms": b} for c, (w, b) in ranked[:5]],
+        "problems": problems,
+    }
+
+
+async def _press(
+    table: Any, who: str, reply: Any, button: str | None, sent: list[tuple[float, str]], label: str
+) -> None:
+    """Press a reply's button if it has it (▶: every page, as a reader would)."""
+    from bot.sandbox.server import SandboxError
+
+    if button is None:
+        return
+    while True:
+        try:
+            message = reply.find_button_message(button)
+        except SandboxError:
+            return
+        found = message.find_button(button)
+        if found.get("disabled"):
+            return
+        sent.append((time.monotonic(), f"{label} [{button}]"))
+        reply = await table.user(who).click(message, button)
+        if button != "▶":
+            return
+
+
 async def _start_fight(table: Any) -> None:
     from tests.e2e.bombs import FIGHT
 

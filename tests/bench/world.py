@@ -142,13 +142,13 @@ async def seed_stored(
     channel_ids = list(extra_channels) + [
         10**17 + i for i in range(max(0, count - len(extra_channels)))
     ]
-    rows = [
+    rows = (  # a generator: 100,000 encounters are 780 MB of JSON, written as they are made
         (
             cid,
             guild_id,
             templates[i % len(templates)].model_copy(update={"channel_id": cid}).model_dump_json(),
         )
         for i, cid in enumerate(channel_ids)
-    ]
+    )
     await migrate(db_path)
     await asyncio.to_thread(write_encounters, db_path, rows)
