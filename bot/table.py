@@ -496,7 +496,7 @@ async def glance(interaction: discord.Interaction) -> Glance | None:
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     if interaction.channel_id is None:
         return None
-    encounter = await bot.store.peek(interaction.channel_id)
+    encounter = await bot.store.glimpse(interaction.channel_id)
     if encounter is None:
         return None
     caller = Caller.of(interaction)

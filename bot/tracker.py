@@ -172,7 +172,7 @@ class Trackers:
     async def _update(self, channel_id: int, channel: _Channel) -> None:
         # The committed state, read without the channel's lock: commands never queue behind
         # the tracker, and what it shows is always something that was committed.
-        encounter = await self.store.peek(channel_id)
+        encounter = await self.store.glimpse(channel_id)
         if encounter is None:
             return
         content = self.render(encounter)

@@ -957,3 +957,24 @@ async def test_a_template_block_writes_its_change_or_nothing(store: Store) -> No
     with pytest.raises(NotFound, match="no NPC template named 'Goblin'"):
         async with store.npc(GUILD, "Goblin"):
             pass
+
+
+async def test_a_glimpse_is_the_committed_encounter_parsed_once_per_commit(store: Store) -> None:
+    """`glimpse` showed a stale encounter after a commit or an end, or parsed the same text twice."""
+    assert await store.glimpse(CHANNEL) is None
+    await start_encounter(store)
+    first = await store.glimpse(CHANNEL)
+    assert first is not None and first.round == 1
+    assert await store.glimpse(CHANNEL) is first  # the same committed text: parsed once
+    async with store.channel(CHANNEL) as state:
+        state.require_encounter().round = 4
+    after = await store.glimpse(CHANNEL)
+    assert after is not first and after is not None and after.round == 4
+    with pytest.raises(RuntimeError):  # a rolled-back block changes nothing a glimpse sees
+        async with store.channel(CHANNEL) as state:
+            state.require_encounter().round = 9
+            raise RuntimeError("boom")
+    assert await store.glimpse(CHANNEL) is after
+    async with store.channel(CHANNEL) as state:
+        state.encounter = None
+    assert await store.glimpse(CHANNEL) is None
