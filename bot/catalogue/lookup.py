@@ -9,8 +9,9 @@ case-, accent- and punctuation-blind. The index is built once from the catalogue
 
 from __future__ import annotations
 
+import itertools
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -101,6 +102,26 @@ class _Index:
     sorted_owners: tuple[int, ...]
     fuzzy_texts: tuple[str, ...]  # names and aliases: headings are matched exactly or by prefix
     fuzzy_owners: tuple[int, ...]
+    # Every text, each followed by a line break, in one string: a substring search is then
+    # one C-level scan instead of a `find` per text (1,412 texts, ~0.35 ms a query in Python).
+    haystack: str = ""
+    starts: tuple[int, ...] = ()  # where each text begins in the haystack
+
+    def containing(self, text: str) -> list[tuple[int, int]]:
+        """Return (position in `texts`, first offset) of every text containing `text`, in order.
+
+        The same as `key.find(text)` for each key: a normalised text never holds a line break,
+        so no match spans two texts.
+        """
+        found = []
+        at = self.haystack.find(text)
+        while at >= 0:
+            row = bisect_right(self.starts, at) - 1
+            found.append((row, at - self.starts[row]))
+            if row + 1 >= len(self.starts):
+                break
+            at = self.haystack.find(text, self.starts[row + 1])
+        return found
 
     def prefixed(self, text: str) -> list[tuple[str, int]]:
         """Return the (key, owner) pairs whose key starts with the text."""
@@ -234,11 +255,11 @@ class Lookup:
         if not text:
             return [self._choice(owner) for owner in index.browse[:limit]]
         ranked: list[tuple[int, int, int, tuple[int, int, str], int]] = []
-        for key, owner in zip(index.texts, index.owners, strict=True):
-            position = key.find(text)
+        for row, position in index.containing(text):
+            key, owner = index.texts[row], index.owners[row]
             if position == 0:
                 ranked.append((0, len(key), 0, self._rank[owner], owner))
-            elif position > 0:
+            else:
                 word_start = key[position - 1] == " "
                 ranked.append(
                     (1 if word_start else 2, position, len(key), self._rank[owner], owner)
@@ -322,6 +343,7 @@ class Lookup:
             key=lambda i: (BROWSE_ORDER.index(self._kinds[i]), self._names[i].casefold()),
         )
         ordered = sorted((text, owner) for text, owner, _ in rows)
+        starts = list(itertools.accumulate((len(row[0]) + 1 for row in rows[:-1]), initial=0))
         index = _Index(
             texts=tuple(row[0] for row in rows),
             owners=tuple(row[1] for row in rows),
@@ -331,6 +353,8 @@ class Lookup:
             sorted_owners=tuple(owner for _, owner in ordered),
             fuzzy_texts=tuple(row[0] for row in rows if row[2] != "heading"),
             fuzzy_owners=tuple(row[1] for row in rows if row[2] != "heading"),
+            haystack="".join(f"{row[0]}\n" for row in rows),
+            starts=tuple(starts) if rows else (),
         )
         self._indexes[kinds] = index
         return index

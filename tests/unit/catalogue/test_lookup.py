@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from bot.catalogue.lookup import MAX_CHOICE_LENGTH, MAX_CHOICES, Lookup, normalise
@@ -329,3 +329,23 @@ def test_a_heading_naming_an_unknown_entry_stops_start_up(catalogue: object) -> 
     )
     with pytest.raises(CatalogueError, match="'Nowhere' names unknown entry 'rule:nowhere'"):
         Lookup(catalogue.model_copy(update={"headings": bad}))
+
+
+@given(st.sampled_from([None, "special", "power"]), st.text(min_size=1, max_size=8))
+def test_the_one_scan_finds_what_a_find_per_text_finds(kind: str | None, typed: str) -> None:
+    """The substring search over all texts at once missed a text, or placed a match wrong."""
+    index = LOOKUP._index(None if kind is None else frozenset({kind}))
+    text = normalise(typed)  # what suggest searches for: never a line break
+    assume(text)
+    expected = [(row, key.find(text)) for row, key in enumerate(index.texts) if text in key]
+    assert index.containing(text) == expected
+
+
+def test_the_one_scan_finds_parts_of_the_texts_themselves() -> None:
+    """A piece of a text, a text's end or its last text, was not found where it is."""
+    index = LOOKUP._index(None)
+    for row in (0, 1, len(index.texts) // 2, len(index.texts) - 1):
+        key = index.texts[row]
+        for piece in (key, key[:2], key[-2:], key[1:-1] or key):
+            found = dict(index.containing(piece))
+            assert found[row] == key.find(piece)
