@@ -164,7 +164,7 @@ async def run_parts(
         "bigfight": lambda: stall.big_fights(opts.workdir),
         "burst": lambda: parts.burst(mix, opts),
         "memory": lambda: parts.memory(mix, opts),
-        "startup": lambda: parts.startup(mix, opts),
+        "startup": lambda: parts.startup(mix, opts, schema),
         "stall": lambda: stall.stall(opts.workdir),
         "shards": lambda: shards(mix, opts, opts.postgres_admin or ""),
     }

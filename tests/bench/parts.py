@@ -518,53 +518,71 @@ async def memory(mix: Mix, opts: Options) -> dict[str, Any]:
 # Start-up with many stored encounters ---------------------------------------------------
 
 
-async def startup(mix: Mix, opts: Options) -> dict[str, Any]:
-    """Time spawn → gateway → first command answered, with 0 and with many stored encounters."""
+async def startup(
+    mix: Mix, opts: Options, schema: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Time spawn → gateway → first command answered, with 0 and with many stored encounters.
+
+    With the schema, the bare bot's start-up too: the floor (Python, discord.py, the gateway).
+    """
     out: dict[str, Any] = {}
     counts = [("empty", 0), *((f"stored {n:,}", n) for n in opts.stored_encounters)]
     for label, count in counts:
-        async with LoopbackDiscord(tables=3) as server:
-            channel = server.guild.text_channels()[0]
-            db = opts.workdir / f"startup-{count}.db"
-            remove_db(db)
-            await seed_stored(
-                db,
-                server.guild.id,
-                server.member("gm").id,
-                count,
-                opts.combatants,
-                extra_channels=[channel.id] if count else [],
-            )
-            # Commands are registered once per deploy (`tablehand sync-commands`), not per start.
+        out[label] = await _start_once("tablehand", count, opts)
+    if schema is not None:
+        out["bare bot"] = await _start_once("bare", 0, opts, schema)
+    return out
+
+
+async def _start_once(
+    which: str, count: int, opts: Options, schema: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    async with LoopbackDiscord(tables=3) as server:
+        channel = server.guild.text_channels()[0]
+        db = opts.workdir / f"startup-{count}.db"
+        remove_db(db)
+        await seed_stored(
+            db,
+            server.guild.id,
+            server.member("gm").id,
+            count,
+            opts.combatants,
+            extra_channels=[channel.id] if count else [],
+        )
+        if which == "tablehand":
+            # Commands are registered once per deploy (`tablehand sync-commands`), not
+            # per start. (The bare bot registers its own as it starts.)
             await sync_commands(
                 server, db_path=db, log_path=opts.workdir / f"startup-{count}-sync.log"
             )
-            loop = asyncio.get_running_loop()
-            started = loop.time()
-            proc = await start_bot(
-                server, "tablehand", opts.workdir, db_path=db, part=f"startup-{count}"
-            )
-            connected = loop.time() - started
-            try:
-                record = _probe(server, channel)
-                if record.responded is not None:
-                    await asyncio.wait_for(asyncio.shield(record.responded), 10)
-                callback = record.callback
-                answered = (callback.received or callback.at) - started if callback else None
-                ready = await _logged_ready(proc)
-            finally:
-                await proc.stop()
-            size_mb = db.stat().st_size / 2**20
-            remove_db(db)
-        out[label] = {
-            "stored_encounters": count,
-            "db_mb": size_mb,
-            "spawn_to_gateway_s": connected,
-            "spawn_to_first_answer_s": answered,
-            "probe_ok": problem(server, record, None) is None,
-            "logged_on_ready_s": ready,
-        }
-    return out
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        proc = await start_bot(
+            server, which, opts.workdir, db_path=db, schema=schema, part=f"startup-{count}"
+        )
+        connected = loop.time() - started
+        try:
+            if which != "tablehand":
+                await server.wait_until(lambda: bool(server.synced_commands()), timeout=10)
+            record = _probe(server, channel)
+            if record.responded is not None:
+                await asyncio.wait_for(asyncio.shield(record.responded), 10)
+            callback = record.callback
+            answered = (callback.received or callback.at) - started if callback else None
+            ready = await _logged_ready(proc) if which == "tablehand" else None
+        finally:
+            await proc.stop()
+        size_mb = db.stat().st_size / 2**20
+        remove_db(db)
+    return {
+        "bot": which,
+        "stored_encounters": count,
+        "db_mb": size_mb,
+        "spawn_to_gateway_s": connected,
+        "spawn_to_first_answer_s": answered,
+        "probe_ok": problem(server, record, None) is None,
+        "logged_on_ready_s": ready,
+    }
 
 
 def _probe(server: LoopbackDiscord, channel: Any) -> Any:
@@ -647,6 +665,11 @@ async def autocomplete(mix: Mix, opts: Options) -> dict[str, Any]:
                     for t in typed_fighter
                 ]
                 rng.shuffle(requests)
+                warm = [  # unmeasured, and typed as none of the measured ones is
+                    Request(r.kind, r.spec, {r.focused: f"warm up {n}"}, r.user, r.focused)
+                    for n, r in enumerate(requests[:40])
+                ]
+                await _offer(server, scene, warm, opts.autocomplete_rate)
                 by_kind = await _offer(server, scene, requests, opts.autocomplete_rate)
             finally:
                 await proc.stop()

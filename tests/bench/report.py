@@ -193,7 +193,7 @@ def _worst_case_verdicts(results: dict[str, Any], add: Add) -> None:
             _floor_mb(results),
         )
     for s in (results.get("startup") or {}).values():
-        if not isinstance(s, dict) or not s["stored_encounters"]:
+        if not isinstance(s, dict) or not s["stored_encounters"] or s.get("bot") == "bare":
             continue
         add(
             f"first answer within {READY_BUDGET_S:g} s of spawn with "
@@ -234,8 +234,13 @@ def _floor_mb(results: dict[str, Any]) -> str:
 
 
 def _empty_start(results: dict[str, Any]) -> str:
-    empty = (results.get("startup") or {}).get("empty")
-    return "—" if not empty else f"empty database {_num(empty['spawn_to_first_answer_s'], ' s', 2)}"
+    starts = results.get("startup") or {}
+    cells = [
+        f"{name} {_num(starts[key]['spawn_to_first_answer_s'], ' s', 2)}"
+        for key, name in (("bare bot", "bare bot"), ("empty", "empty database"))
+        if isinstance(starts.get(key), dict)
+    ]
+    return ", ".join(cells) or "—"
 
 
 def _autocomplete_verdicts(results: dict[str, Any], add: Add) -> None:
@@ -327,8 +332,13 @@ def markdown(results: dict[str, Any]) -> str:
         for s in results["startup"].values():
             if not isinstance(s, dict):
                 continue
+            what = (
+                "the bare bot (no database)"
+                if s.get("bot") == "bare"
+                else f"{s['stored_encounters']:,} encounters ({s['db_mb']:.1f} MB)"
+            )
             lines.append(
-                f"| {s['stored_encounters']:,} encounters ({s['db_mb']:.1f} MB) | "
+                f"| {what} | "
                 f"{_num(s['spawn_to_gateway_s'], ' s', 2)} | "
                 f"{_num(s['spawn_to_first_answer_s'], ' s', 2)} | "
                 f"{_num(s['logged_on_ready_s'], ' s', 2)} |"
