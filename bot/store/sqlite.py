@@ -225,10 +225,9 @@ class SQLiteStore(Store):
         return _of_guilds(rows, guild_ids)
 
     async def pending_attack_channels(self, guild_ids: GuildFilter = None) -> list[int]:
-        # A damaged row is not valid JSON: json_valid keeps it from failing the whole query.
+        # The flag each commit writes (migration 5): an index look-up, not every row's JSON.
         rows = await self._fetchall(
-            "SELECT channel_id, guild_id FROM encounters WHERE json_valid(data)"
-            " AND json_array_length(data, '$.pending_attacks') > 0 ORDER BY channel_id"
+            "SELECT channel_id, guild_id FROM encounters WHERE pending ORDER BY channel_id"
         )
         return _of_guilds(rows, guild_ids)
 
@@ -485,17 +484,24 @@ def _encounter_write(changes: ChannelChanges) -> Statement:
         )
     if changes.version == 0:
         return (
-            "INSERT INTO encounters (channel_id, guild_id, data, updated_at, version)"
-            " VALUES (?, ?, ?, ?, 1) ON CONFLICT (channel_id) DO NOTHING",
-            (changes.channel_id, changes.guild_id, changes.encounter_json, time.time()),
+            "INSERT INTO encounters (channel_id, guild_id, data, updated_at, pending, version)"
+            " VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (channel_id) DO NOTHING",
+            (
+                changes.channel_id,
+                changes.guild_id,
+                changes.encounter_json,
+                time.time(),
+                changes.pending_attacks,
+            ),
         )
     return (
-        "UPDATE encounters SET guild_id = ?, data = ?, updated_at = ?, version = version + 1"
-        " WHERE channel_id = ? AND version = ?",
+        "UPDATE encounters SET guild_id = ?, data = ?, updated_at = ?, pending = ?,"
+        " version = version + 1 WHERE channel_id = ? AND version = ?",
         (
             changes.guild_id,
             changes.encounter_json,
             time.time(),
+            changes.pending_attacks,
             changes.channel_id,
             changes.version,
         ),

@@ -87,3 +87,32 @@ async def test_a_character_in_several_old_fights_is_held_by_the_latest(tmp_path:
     async with SQLiteStore(path) as store:
         assert await store.character_fight(1) == 1002
         assert await store.character_fight(2) is None
+
+
+async def test_stored_attacks_waiting_for_a_defense_are_flagged_by_the_migration(
+    tmp_path: Path,
+) -> None:
+    """After migrating, a stored fight with an attack waiting was not listed for re-arming."""
+    path = tmp_path / "old.db"
+    restore(FIXTURES[2], path)  # schema 3: channel 1001's fight, nothing waiting
+    waiting = (
+        '{"id": "a1", "attacker_id": 1, "defender_id": 2, "spec": {}, "roll": {},'
+        ' "created_at": 0.0, "due_at": 60.0}'
+    )
+    with sqlite3.connect(path) as connection:
+        connection.execute(  # the same fight in 1002, with an attack waiting for a defense
+            "INSERT INTO encounters (channel_id, guild_id, data, updated_at, version)"
+            " SELECT 1002, guild_id, json_set(replace(data, '1001', '1002'),"
+            " '$.pending_attacks', json_array(json(?))), updated_at, 1"
+            " FROM encounters WHERE channel_id = 1001",
+            (waiting,),
+        )
+        connection.execute(  # and a damaged encounter, which is not read as waiting
+            "INSERT INTO encounters VALUES (1003, 77, '{\"pending_attacks\": [', 0, 1)"
+        )
+    async with SQLiteStore(path) as store:
+        assert await store.pending_attack_channels() == [1002]
+        async with store.channel(1002) as state:
+            assert [a.id for a in state.require_encounter().pending_attacks] == ["a1"]
+            state.require_encounter().pending_attacks.clear()
+        assert await store.pending_attack_channels() == []
