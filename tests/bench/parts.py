@@ -538,7 +538,7 @@ async def _start_once(
     which: str, count: int, opts: Options, schema: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     async with LoopbackDiscord(tables=3) as server:
-        channel = server.guild.text_channels()[0]
+        channel, later = server.guild.text_channels()[:2]
         db = opts.workdir / f"startup-{count}.db"
         remove_db(db)
         await seed_stored(
@@ -547,7 +547,7 @@ async def _start_once(
             server.member("gm").id,
             count,
             opts.combatants,
-            extra_channels=[channel.id] if count else [],
+            extra_channels=[channel.id, later.id] if count else [],
         )
         if which == "tablehand":
             # Commands are registered once per deploy (`tablehand sync-commands`), not
@@ -570,6 +570,13 @@ async def _start_once(
             callback = record.callback
             answered = (callback.received or callback.at) - started if callback else None
             ready = await _logged_ready(proc) if which == "tablehand" else None
+            # Then a command in another stored channel, as the bot re-arms waiting attacks
+            # and reconciles recent trackers after on_ready (every row, with no index).
+            second = _probe(server, later)
+            with contextlib.suppress(TimeoutError):  # past Discord's 3 s it is never answered
+                await asyncio.wait_for(asyncio.shield(second.responded), 10)
+            late = second.callback
+            after_ready = (late.received or late.at) - second.created if late else None
         finally:
             await proc.stop()
         size_mb = db.stat().st_size / 2**20
@@ -582,6 +589,7 @@ async def _start_once(
         "spawn_to_first_answer_s": answered,
         "probe_ok": problem(server, record, None) is None,
         "logged_on_ready_s": ready,
+        "after_ready_answer_ms": None if after_ready is None else after_ready * 1000,
     }
 
 

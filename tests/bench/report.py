@@ -326,8 +326,9 @@ def markdown(results: dict[str, Any]) -> str:
             "",
             "## Start-up",
             "",
-            "| database | spawn → gateway | spawn → first answer | on_ready logged |",
-            "|---|---|---|---|",
+            "| database | spawn → gateway | spawn → first answer | on_ready logged "
+            "| a command just after on_ready |",
+            "|---|---|---|---|---|",
         ]
         for s in results["startup"].values():
             if not isinstance(s, dict):
@@ -341,7 +342,8 @@ def markdown(results: dict[str, Any]) -> str:
                 f"| {what} | "
                 f"{_num(s['spawn_to_gateway_s'], ' s', 2)} | "
                 f"{_num(s['spawn_to_first_answer_s'], ' s', 2)} | "
-                f"{_num(s['logged_on_ready_s'], ' s', 2)} |"
+                f"{_num(s['logged_on_ready_s'], ' s', 2)} | "
+                f"{_ms(s.get('after_ready_answer_ms')) if s.get('after_ready_answer_ms') else 'no answer'} |"
             )
         lines.append(
             "\n`on_ready` comes `guild_ready_timeout` (0.5 s in Tablehand, 2 s in discord.py) after the "
