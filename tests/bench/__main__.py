@@ -71,7 +71,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         "--shard-rate", type=float, help="offered to one vs two shard processes (default 400)"
     )
     parser.add_argument(
-        "--ramp-rates", help="comma-separated rates the ramp steps through (default 200,…,1000)"
+        "--ramp-rates", help="comma-separated rates the ramp steps through (default 50,…,1000)"
     )
     parser.add_argument("--ramp-step", type=float, help="measured seconds per ramp step (8)")
     parser.add_argument(

@@ -62,7 +62,7 @@ class Options:
     shard_rate: float = 400.0  # offered to one vs two shard processes
     shard_duration: float = 20.0
     lost_s: float = 5.0  # seconds of /grit damage for the lost-update check
-    ramp_rates: tuple[float, ...] = (200, 300, 400, 500, 600, 700, 800, 1000)
+    ramp_rates: tuple[float, ...] = (50, 100, 150, 200, 300, 400, 500, 600, 800, 1000)
     ramp_step: float = 8.0  # measured seconds per step of the rate ramp
     ramp_warmup: float = 2.0
 
