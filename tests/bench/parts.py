@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import random
 import shutil
 import sqlite3
@@ -72,7 +73,7 @@ def percentile(values: list[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(q * len(ordered) / 100)))
     return ordered[rank - 1]
 
 

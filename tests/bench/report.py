@@ -154,7 +154,13 @@ def _scale_verdicts(results: dict[str, Any], add: Add) -> None:
         if lost is not None:
             add(
                 "two shard processes: zero lost updates",
-                f"{lost['lost']} lost of {lost['applied']} answered /grit damage",
+                f"{lost['lost']} lost of {lost['applied']} answered /grit damage"
+                + (
+                    f" ({lost['unanswered']} unanswered, {lost.get('unreported', 0)} of them "
+                    "applied: the check is exact only with none unanswered)"
+                    if lost["unanswered"]
+                    else ""
+                ),
                 lost["lost"] == 0 and lost["unanswered"] == 0,
             )
 
@@ -573,8 +579,9 @@ def _shards_section(s: dict[str, Any]) -> list[str]:
             "",
             f"Lost updates (two processes): {lost['sent']} `/grit damage amount:1` offered at "
             f"{lost['offered_rate']:g}/s across both shards, none taking a Grit below 0; "
-            f"{lost['applied']} answered as applied, {lost['unanswered']} not; the store's Grit "
-            f"differs from the answered changes by {lost['lost']}.",
+            f"{lost['applied']} answered as applied, {lost['unanswered']} not. Answered changes "
+            f"missing from the store: {lost['lost']}; changes in the store nobody was told of "
+            f"(answered past the deadline): {lost.get('unreported', 0)}.",
         ]
     return lines
 

@@ -1,0 +1,46 @@
+"""The benchmark's own arithmetic: percentiles, the ramp's verdict, the lost-update count."""
+
+from __future__ import annotations
+
+from tests.bench.parts import highest_within, percentile
+from tests.bench.scale import damage_plan, lost_and_unreported
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    """A percentile was interpolated or off by one rank."""
+    values = [float(v) for v in range(1, 101)]
+    assert (percentile(values, 50), percentile(values, 99), percentile(values, 100)) == (
+        50.0,
+        99.0,
+        100.0,
+    )
+    assert percentile([7.0], 99) == 7.0
+    assert percentile([], 50) is None
+
+
+def test_the_ramp_keeps_the_highest_rate_before_the_first_miss() -> None:
+    """A step after a miss counted, or the first miss was passed over."""
+    steps = [
+        {"rate": 50, "within": True},
+        {"rate": 100, "within": True},
+        {"rate": 150, "within": False},
+        {"rate": 200, "within": True},
+    ]
+    assert highest_within(steps) == 100
+    assert highest_within([{"rate": 50, "within": False}]) is None
+
+
+def test_the_damage_plan_never_takes_a_grit_below_zero() -> None:
+    """A planned hit would have met a Grit of 0 (and looked like a lost update), or the plan ran short."""
+    grit = {(1, "Goblin 1"): 2, (1, "Goblin 2"): 0, (2, "Guard 1"): 1}
+    plan = damage_plan(grit, 10)
+    assert sorted(plan) == [(1, "Goblin 1"), (1, "Goblin 1"), (2, "Guard 1")]
+    assert damage_plan(grit, 2) == [(1, "Goblin 1"), (2, "Guard 1")]  # round the channels
+
+
+def test_lost_updates_are_told_apart_from_changes_answered_too_late() -> None:
+    """An answered change missing from the store was not counted lost, or a late one was."""
+    before = {(1, "A"): 10, (1, "B"): 10, (2, "C"): 10}
+    after = {(1, "A"): 7, (1, "B"): 9, (2, "C"): 8}
+    applied = {(1, "A"): 3, (1, "B"): 2, (2, "C"): 1}  # B: one told but not stored; C: one late
+    assert lost_and_unreported(before, after, applied) == (1, 1)
