@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run sync-commands sandbox test bench lint format
+.PHONY: run sync-commands sandbox test bench lint format messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,3 +34,6 @@ lint: $(STAMP)
 
 format: $(STAMP)
 	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
+
+messages: $(STAMP)  ## merge new and changed texts into every language's catalogue (bot/locale)
+	$(BIN)/python -m bot.i18n update

@@ -144,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     sandbox.add_argument("--channel", default="table-1", help="where you start (default: table-1)")
     sandbox.add_argument(
+        "--locale",
+        help="the server's and everyone's Discord language, e.g. de (default: en-US)",
+    )
+    sandbox.add_argument(
         "--extension",
         action="append",
         default=[],
@@ -165,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             db_path=getattr(args, "db", None),
             user=getattr(args, "user", "gm"),
             channel=getattr(args, "channel", "table-1"),
+            locale=getattr(args, "locale", None),
         )
     if command == "sync-commands":
         return sync_commands(settings)

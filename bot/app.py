@@ -20,6 +20,8 @@ from bot import choices
 from bot.catalogue import Catalogue, Lookup, load_catalogue
 from bot.config import Settings
 from bot.help import CommandIds
+from bot.i18n import _, load_all
+from bot.i18n.commands import CommandTranslator, speak_for
 from bot.replies import report_error
 from bot.rules.specials import SpecialBook
 from bot.scheduler import Scheduler
@@ -50,7 +52,9 @@ class TablehandTree(app_commands.CommandTree):
     """A command tree whose errors all go through one handler."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Refuse a server-only command outside a server (a stale registration may offer it)."""
+        """Speak the user's language; refuse a server-only command outside a server."""
+        # Each interaction is handled in a task of its own: this language is its alone.
+        speak_for(interaction)
         if interaction.guild_id is None and interaction.command is not None:
             root = interaction.command
             if isinstance(root, app_commands.Command) and root.root_parent is not None:
@@ -58,7 +62,10 @@ class TablehandTree(app_commands.CommandTree):
             contexts = getattr(root, "allowed_contexts", None)
             if contexts is not None and not contexts.dm_channel:
                 raise app_commands.NoPrivateMessage(
-                    f"/{root.name} works in a server channel, not in direct messages."
+                    _(
+                        "/{command} works in a server channel, not in direct messages.",
+                        command=root.name,
+                    )
                 )
         return True
 
@@ -132,6 +139,8 @@ class Tablehand(commands.Bot):
         return list(self._extensions)
 
     async def setup_hook(self) -> None:
+        load_all()  # a broken catalogue stops start-up here, not a user's first German reply
+        await self.tree.set_translator(CommandTranslator())
         await self.store.open()
         self.add_dynamic_items(choices.ChoiceMenu)
         for extension in self._extensions:

@@ -26,6 +26,8 @@ import discord
 from discord import app_commands
 
 from bot.errors import Ambiguous, NotAllowed
+from bot.i18n import N_, _
+from bot.i18n.commands import speak_for
 from bot.render.text import unlinked
 from bot.replies import MESSAGE_LIMIT, NETWORK_ERRORS, clickable, report_error
 from bot.rules.names import CLOSE_LIMIT, name_key
@@ -34,8 +36,11 @@ log = logging.getLogger(__name__)
 
 LIFETIME = 600.0  # seconds a choice waits; Discord's interaction tokens last 15 minutes
 KEPT = 1000  # choices kept at most (the oldest go first)
-EXPIRED = "That choice has expired (it waits 10 minutes, and not across a restart); run the command again."
-PLACEHOLDER = "Choose one"
+EXPIRED = N_(
+    "That choice has expired (it waits 10 minutes, and not across a restart); "
+    "run the command again."
+)
+PLACEHOLDER = N_("Choose one")
 
 # The value a menu just filled in, while its command runs again: a command that checks a
 # typed name against near ones (/init join) takes a chosen one as it is.
@@ -194,7 +199,7 @@ class ChoiceMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"th:choose
         super().__init__(
             discord.ui.Select(
                 custom_id=f"th:choose:{key}",
-                placeholder=PLACEHOLDER,
+                placeholder=_(PLACEHOLDER),
                 options=options,
                 min_values=1,
                 max_values=1,
@@ -208,6 +213,7 @@ class ChoiceMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"th:choose
         return cls(match["key"], list(item.options))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        speak_for(interaction)  # the pick's task speaks its user's language
         pending = None
         try:
             pending = await self._take(interaction)
@@ -222,7 +228,7 @@ class ChoiceMenu(discord.ui.DynamicItem[discord.ui.Select], template=r"th:choose
         choices: PendingChoices = interaction.client.choices  # type: ignore[attr-defined]
         pending = choices.take(self.key)
         if pending is None:
-            await interaction.response.edit_message(content=EXPIRED, view=None)
+            await interaction.response.edit_message(content=_(EXPIRED), view=None)
             return None
         if pending.user_id != interaction.user.id:
             choices.put_back(self.key, pending)

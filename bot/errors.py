@@ -1,24 +1,40 @@
 """The project's exceptions: every message is safe to show a user, in one line.
 
-This module imports nothing but the standard library, so `bot.rules` may use it
-and stay pure.
+A message is an English message id with named placeholders, rendered when it is shown:
+`raise RuleViolation("{name} is Broken and cannot act.", name=combatant.name)` reaches
+its user in their language, however deep in the rules it was raised (the error handler
+renders it in the language of the user who caused it). This module imports nothing but
+the standard library and `bot.i18n`, so `bot.rules` may use it and stay pure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import N_, Lazy, _
 
 
 class TablehandError(Exception):
     """An error whose message is written for the user who caused it."""
 
-    def __init__(self, message: str) -> None:
-        # One line, always: the error handler sends it as-is, ephemerally.
-        super().__init__(" ".join(message.split()))
+    def __init__(self, message: str | Lazy, /, **fields: Any) -> None:
+        self.template = message
+        self.fields = fields
+        super().__init__(message)
 
     @property
     def message(self) -> str:
-        return str(self)
+        """Return the message in the language spoken now, in one line."""
+        if isinstance(self.template, Lazy):
+            text = str(self.template)
+        else:
+            text = _(self.template, **self.fields)
+        # One line, always: the error handler sends it as-is, ephemerally.
+        return " ".join(text.split())
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class BadInput(TablehandError):
@@ -43,7 +59,7 @@ class Ambiguous(BadInput):
 
     def __init__(
         self,
-        message: str,
+        message: str | Lazy,
         choices: Sequence[str],
         *,
         option: str | None = None,
@@ -57,13 +73,14 @@ class Ambiguous(BadInput):
         self.notes = dict(notes or {})
 
 
+NO_ENCOUNTER = N_("This channel has no encounter. Start one with /init start.")
+
+
 class NoEncounter(NotFound):
     """The channel has no encounter running."""
 
-    def __init__(
-        self, message: str = "This channel has no encounter. Start one with /init start."
-    ) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Lazy = NO_ENCOUNTER, /, **fields: Any) -> None:
+        super().__init__(message, **fields)
 
 
 class NotAllowed(TablehandError):

@@ -17,20 +17,23 @@ from dataclasses import dataclass
 from discord import app_commands
 
 from bot.errors import NotFound
+from bot.i18n import N_, _, p_
 
-GM = "GM"
-ANYONE = "anyone"
-THEIR_OWN = "GM for any; a player for their own"
+GM = N_("GM")
+ANYONE = N_("anyone")
+THEIR_OWN = N_("GM for any; a player for their own")
+ATTACKERS = N_("the attacker's player (GM for NPCs)")
 
-# Who may use a command: its full name, else its group's entry [COMMANDS.md].
+# Who may use a command: its full name, else its group's entry [COMMANDS.md]. English
+# message ids: /help shows them in the reader's language, the README in English.
 RIGHTS: dict[str, str] = {
     "init": GM,
-    "init start": "anyone (becomes GM)",
-    "init join": "player",
-    "init next": "GM, or the current actor's player",
+    "init start": N_("anyone (becomes GM)"),
+    "init join": N_("player"),
+    "init next": N_("GM, or the current actor's player"),
     "init list": ANYONE,
-    "attack": "the attacker's player (GM for NPCs)",
-    "defend": "the defender's player (GM for NPCs)",
+    "attack": ATTACKERS,
+    "defend": N_("the defender's player (GM for NPCs)"),
     "roll": ANYONE,
     "check": ANYONE,
     "grit": THEIR_OWN,
@@ -41,8 +44,8 @@ RIGHTS: dict[str, str] = {
     "effect": THEIR_OWN,
     "effect list": ANYONE,
     "move": THEIR_OWN,
-    "grapple": "the attacker's player (GM for NPCs)",
-    "use": "the user's player (GM for NPCs)",
+    "grapple": ATTACKERS,
+    "use": N_("the user's player (GM for NPCs)"),
     **dict.fromkeys(
         ("protect", "support", "hide", "cover", "engage", "breakaway", "guard", "essence"),
         THEIR_OWN,
@@ -50,9 +53,9 @@ RIGHTS: dict[str, str] = {
     "power": ANYONE,
     "special": ANYONE,
     "pp": ANYONE,
-    "character": "you, for your own characters",
+    "character": N_("you, for your own characters"),
     "npc": GM,
-    "settings": "Manage Server",
+    "settings": N_("Manage Server"),
     "help": ANYONE,
 }
 
@@ -194,29 +197,54 @@ def find(commands: list[CommandHelp], query: str) -> list[CommandHelp]:
         return grouped
     names = sorted({c.name for c in commands} | {c.group for c in commands})
     close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
-    hint = f" Did you mean {', '.join(f'/{n}' for n in close)}?" if close else ""
-    raise NotFound(f"There is no command /{wanted}.{hint} /help lists them all.")
+    if close:
+        raise NotFound(
+            "There is no command /{command}. Did you mean {commands}? /help lists them all.",
+            command=wanted,
+            commands=", ".join(f"/{n}" for n in close),
+        )
+    raise NotFound("There is no command /{command}. /help lists them all.", command=wanted)
 
 
 # Rendering ------------------------------------------------------------------------------
+
+
+def _does(command: CommandHelp) -> str:
+    return p_("command description", command.description)
+
+
+def _who(command: CommandHelp) -> str:
+    return _(command.who) if command.who else ""
+
+
+def _arguments(command: CommandHelp) -> str:
+    """Return the options as the reader's Discord names them, optional ones bracketed."""
+    names = [(p_("option name", o.name), o.required) for o in command.options]
+    return " ".join(name if required else f"[{name}]" for name, required in names)
 
 
 def overview(commands: list[CommandHelp], mention: Mention, *, in_dm: bool = False) -> str:
     """Return every command group on one line each, with mentions to click."""
     shown = [c for c in commands if c.in_dms] if in_dm else commands
     group, command = ("pp", "pp price") if in_dm else ("init", "init next")
-    lines = [f"`/help {group}` explains a group, `/help {command}` one command."]
+    lines = [
+        _(
+            "`/help {group}` explains a group, `/help {command}` one command.",
+            group=group,
+            command=command,
+        )
+    ]
     groups: dict[str, list[CommandHelp]] = {}
     for command in shown:
         groups.setdefault(command.group, []).append(command)
     for group, members in groups.items():
         if len(members) == 1 and members[0].name == group:
-            lines.append(f"{mention(group)} — {members[0].description}")
+            lines.append(f"{mention(group)} — {_does(members[0])}")
         else:
             subs = " ".join(mention(c.name) for c in members)
             lines.append(f"**/{group}** — {subs}")
     if in_dm:
-        lines.append("The table's commands (/init, /attack, /grit …) work in a server channel.")
+        lines.append(_("The table's commands (/init, /attack, /grit …) work in a server channel."))
     return "\n".join(lines)
 
 
@@ -224,23 +252,29 @@ def group_page(commands: list[CommandHelp], mention: Mention) -> str:
     """Return a group's commands: mention, options, what each does and who may."""
     lines = []
     for command in commands:
-        arguments = f" `{command.arguments}`" if command.arguments else ""
-        who = f" · *{command.who}*" if command.who else ""
-        lines.append(f"{mention(command.name)}{arguments} — {command.description}{who}")
+        arguments = f" `{_arguments(command)}`" if command.arguments else ""
+        who = f" · *{_who(command)}*" if command.who else ""
+        lines.append(f"{mention(command.name)}{arguments} — {_does(command)}{who}")
     return "\n".join(lines)
 
 
 def command_page(command: CommandHelp, mention: Mention) -> str:
     """Return one command in full: what it does, who may use it, each option."""
-    arguments = f" `{command.arguments}`" if command.arguments else ""
-    lines = [f"{mention(command.name)}{arguments}", command.description]
+    arguments = f" `{_arguments(command)}`" if command.arguments else ""
+    lines = [f"{mention(command.name)}{arguments}", _does(command)]
     if command.who:
-        lines.append(f"**Who:** {command.who}")
-    where = "servers and direct messages" if command.in_dms else "server channels"
-    lines.append(f"**Where:** {where}")
+        lines.append(_("**Who:** {who}", who=_who(command)))
+    if command.in_dms:
+        lines.append(_("**Where:** servers and direct messages"))
+    else:
+        lines.append(_("**Where:** server channels"))
     for option in command.options:
-        optional = "" if option.required else " (optional)"
-        lines.append(f"• `{option.name}`{optional} — {option.description}")
+        name = p_("option name", option.name)
+        does = p_("option description", option.description)
+        if option.required:
+            lines.append(f"• `{name}` — {does}")
+        else:
+            lines.append(_("• `{name}` (optional) — {does}", name=name, does=does))
     return "\n".join(lines)
 
 

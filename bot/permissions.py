@@ -12,8 +12,11 @@ from dataclasses import dataclass
 import discord
 
 from bot.errors import NotAllowed
+from bot.i18n import N_, Phrase
 from bot.rules.models import Combatant, Encounter
 from bot.store import GuildSettings
+
+GM_ONLY = N_("Only the GM can {doing}.")
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,6 @@ def may_act_for(
 def require_gm(
     caller: Caller, encounter: Encounter | None, settings: GuildSettings, doing: str
 ) -> None:
-    """Refuse unless the caller is the GM; `doing` completes "Only the GM can …"."""
+    """Refuse unless the caller is the GM; `doing` (an English message id) completes "Only the GM can …"."""
     if not is_gm(caller, encounter, settings):
-        raise NotAllowed(f"Only the GM can {doing}.")
+        raise NotAllowed(Phrase(GM_ONLY, "doing", doing))

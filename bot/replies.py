@@ -11,6 +11,8 @@ from discord import app_commands
 
 from bot.errors import TablehandError
 from bot.help import CommandIds
+from bot.i18n import N_, _, speaking
+from bot.i18n.commands import user_language
 from bot.render.text import unlinked
 
 log = logging.getLogger("tablehand")
@@ -18,7 +20,7 @@ log = logging.getLogger("tablehand")
 # What a request can fail with besides Discord's answer: the connection itself.
 NETWORK_ERRORS: tuple[type[BaseException], ...] = (aiohttp.ClientError, asyncio.TimeoutError)
 
-APOLOGY = (
+APOLOGY = N_(
     "Sorry, something went wrong on my side; it has been logged. "
     "Check the tracker before trying again."
 )
@@ -43,9 +45,9 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, TablehandError):
         return error.message
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return _("Slow down: try again in {seconds} s.", seconds=round(error.retry_after))
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
-        return str(error) or "You cannot use this command here."
+        return str(error) or _("You cannot use this command here.")
     return None
 
 
@@ -56,11 +58,12 @@ def clickable(interaction: discord.Interaction, text: str) -> str:
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer the user ephemerally: the error's own line, or an apology after logging the bug."""
-    message = user_message(error)
-    if message is None:
-        log.error("unexpected error in %s", describe(interaction), exc_info=error)
-        message = APOLOGY
+    """Answer the user ephemerally, in their language: the error's line, or an apology for a bug."""
+    with speaking(user_language(interaction)):
+        message = user_message(error)
+        if message is None:
+            log.error("unexpected error in %s", describe(interaction), exc_info=error)
+            message = _(APOLOGY)
     message = clickable(interaction, unlinked(message))  # names and input: never a link
     if len(message) > MESSAGE_LIMIT:  # an error quoting a very long input
         message = message[: MESSAGE_LIMIT - 1] + "…"

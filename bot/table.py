@@ -19,6 +19,8 @@ import discord
 from discord import app_commands
 
 from bot.errors import Ambiguous, NoEncounter, NotAllowed, NotFound, RuleViolation
+from bot.i18n import L_, N_, Lazy, _, language_of, p_, speaking
+from bot.i18n.commands import server_language
 from bot.outbox import Outbox
 from bot.permissions import Caller, controls, is_gm, require_gm
 from bot.render.grit import grit_change_text
@@ -37,11 +39,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 AUTOCOMPLETE_LIMIT = 25  # Discord shows at most 25 choices
-GM_TURN = "⏳ Over to the GM: a combatant only the GM sees takes its turn (`/init next` ends it)."
-SENT_TOO_EARLY = (
+GM_TURN = N_(
+    "⏳ Over to the GM: a combatant only the GM sees takes its turn (`/init next` ends it)."
+)
+SENT_TOO_EARLY = N_(
     "That turn was already over when you sent this; send /init next again to end the one on now."
 )
-DONE = "Done."  # the answer to a command whose every line was the GM's
+DONE = N_("Done.")  # the answer to a command whose every line was the GM's
 
 # What the caller means a combatant for: to act for it (its player or the GM), to answer
 # an attack on it (its player; the GM for NPCs), to aim at it, or to look at it.
@@ -107,6 +111,7 @@ class Table:
     state: ChannelState
     out: Outbox = field(default_factory=Outbox)
     new_moment: str | None = None  # the fight's moment, if this command changed it
+    language: str = "en"  # what the channel speaks (the caller's replies speak theirs)
 
     @property
     def channel_id(self) -> int:
@@ -149,7 +154,7 @@ class Table:
     def forcing(self, force: bool) -> bool:
         """Return whether the GM forces an out-of-turn action [GAME.md §10]; refuse anyone else."""
         if force:
-            self.require_gm("force an out-of-turn action")
+            self.require_gm(N_("force an out-of-turn action"))
         return force
 
     def gm(self, doing: str) -> Encounter:
@@ -182,11 +187,15 @@ class Table:
         near = self.near(typed)
         if near:
             raise Ambiguous(
-                f"No combatant named {typed!r} here. Did you mean {name_list(near)}?",
+                L_(
+                    "No combatant named {typed!r} here. Did you mean {names}?",
+                    typed=typed,
+                    names=name_list(near),
+                ),
                 near,
                 typed=name,
             )
-        raise NotFound(f"No combatant named {typed!r} in this encounter.")
+        raise NotFound("No combatant named {name!r} in this encounter.", name=typed)
 
     def near(self, name: str) -> list[str]:
         """Return the visible combatants' names close to a name that fits none ("did you mean")."""
@@ -233,9 +242,12 @@ class Table:
         if wanted is not None:
             fits = [c for c in self.encounter.combatants if wanted(c) and self._own(c)]
             if len(fits) > 1:
-                names = ", ".join(name_text(c.name) for c in fits)
                 raise Ambiguous(
-                    f"Several of your combatants could ({names}); name one (`{option}`).",
+                    L_(
+                        "Several of your combatants could ({names}); name one (`{option}`).",
+                        names=", ".join(name_text(c.name) for c in fits),
+                        option=p_("option name", option),
+                    ),
                     [c.name for c in fits],
                     option=option,
                 )
@@ -250,11 +262,19 @@ class Table:
             if self.is_gm:
                 named = [c.name for c in self.visible() if self.may(c, purpose)]
                 raise Ambiguous(
-                    f"Name the combatant (the `{option}` option).", named, option=option
+                    L_(
+                        "Name the combatant (the `{option}` option).",
+                        option=p_("option name", option),
+                    ),
+                    named,
+                    option=option,
                 )
             raise NotFound("You control no combatant in this encounter; /init join first.")
         raise Ambiguous(
-            f"You control several combatants; name one (the `{option}` option).",
+            L_(
+                "You control several combatants; name one (the `{option}` option).",
+                option=p_("option name", option),
+            ),
             [c.name for c in mine],
             option=option,
         )
@@ -271,11 +291,11 @@ class Table:
 
     def say(
         self,
-        text: Text,
+        text: Text | Lazy,
         *,
         about: About = None,
         round: int | None = None,
-        log: bool | Text = True,
+        log: bool | Text | Lazy = True,
         kind: LogKind = "event",
     ) -> None:
         """Say something at the table: to everyone (and the round log) unless a hidden NPC is in it.
@@ -283,20 +303,23 @@ class Table:
         `text` may be a function of `gm_view`: the table reads an NPC's Grit as level and die
         (the GM has the exact numbers in `/init list`); what is only about hidden NPCs is
         rendered for the GM. `log` is False for nothing in the log, or a shorter line for it;
-        `kind` says what the line is about (round summaries group by it).
+        `kind` says what the line is about (round summaries group by it). A text built with
+        `L_()` (or a function calling `_()`) speaks the server's language; a plain string is
+        said as it is.
         """
         render = _renderer(text)
-        if self.hidden(about):
-            self.out.gm.append(render(True))
-            return
-        public = render(False)
+        with speaking(self.language):  # what the table reads speaks the server's language
+            if self.hidden(about):
+                self.out.gm.append(str(render(True)))
+                return
+            public = str(render(False))
         self.out.public.append(public)
         if log is not False:
             self.note(public if log is True else log, round=round, kind=kind)
 
     def note(
         self,
-        text: Text,
+        text: Text | Lazy,
         *,
         about: About = None,
         round: int | None = None,
@@ -306,15 +329,17 @@ class Table:
         if self.hidden(about) or self.state.damaged or self.state.encounter is None:
             return
         number = self.encounter.round if round is None else round
-        self.state.log(number, log_text(kind, _renderer(text)(False)))
+        with speaking(self.language):
+            self.state.log(number, log_text(kind, str(_renderer(text)(False))))
 
     def show(self, embed: EmbedText, *, about: About = None) -> None:
         """Show an embed at the table, or only to the GM when a hidden NPC is in it."""
         render = embed if callable(embed) else _constant(embed)
-        if self.hidden(about):
-            self.out.gm_embeds.append(render(True))
-        else:
-            self.out.embeds.append(render(False))
+        with speaking(self.language):
+            if self.hidden(about):
+                self.out.gm_embeds.append(render(True))
+            else:
+                self.out.embeds.append(render(False))
 
     def tell(
         self,
@@ -344,7 +369,7 @@ class Table:
         if said.gm_turn and not self.is_gm:
             # A player handed the turn to a combatant only the GM sees: the table would
             # stall without a word, so the GM is pinged, and nobody learns who acts.
-            self.say(GM_TURN, log=False)
+            self.say(lambda gm_view: _(GM_TURN), log=False)
             self.ping(self.encounter.gm_id)
         if said.summary_round is not None:
             self.out.summary_round = said.summary_round
@@ -380,7 +405,8 @@ class Table:
             self.bot.moments.began(self.channel_id, moment)
         if self.out.summary_round is not None:
             entries = await self.state.round_log(self.out.summary_round)
-            self.out.embeds.extend(summary_embeds(self.out.summary_round, entries))
+            with speaking(self.language):
+                self.out.embeds.extend(summary_embeds(self.out.summary_round, entries))
 
     async def deliver(self) -> None:
         """Send what was said: the public part, then the caller's private part."""
@@ -394,7 +420,7 @@ class Table:
             ):
                 # Everything said was about hidden NPCs (a player ended a turn before one):
                 # the GM's alone, yet the player's command must still be answered.
-                out.private.append(DONE)
+                out.private.append(_(DONE))
             await out.answer(self.interaction, gm=self.is_gm, shown=shown)
         else:
             channel = self.bot.get_partial_messageable(self.channel_id)
@@ -407,7 +433,7 @@ class Table:
         self.bot.moments.announced(self.channel_id, self.new_moment, message_id or now)
 
 
-def _renderer(text: Text) -> Callable[[bool], str]:
+def _renderer(text: Text | Lazy) -> Callable[[bool], object]:
     return text if callable(text) else _constant(text)
 
 
@@ -415,11 +441,21 @@ def _constant(value: object) -> Callable[[bool], object]:
     return lambda gm_view: value  # the same for the GM and the players
 
 
-def _not_yours(combatant: Combatant, purpose: Purpose) -> str:
+def _not_yours(combatant: Combatant, purpose: Purpose) -> Lazy:
     if purpose == "defend":
-        return "This is not your defense."
-    owner = "the GM's" if combatant.controller_id is None else "another player's"
-    return f"{combatant.name} is {owner} combatant; you cannot act for it."
+        return L_("This is not your defense.")
+    if combatant.controller_id is None:
+        return L_("{name} is the GM's combatant; you cannot act for it.", name=combatant.name)
+    return L_("{name} is another player's combatant; you cannot act for it.", name=combatant.name)
+
+
+async def channel_language(interaction: discord.Interaction) -> str:
+    """Return what the interaction's channel speaks: the server's language (a DM: the user's)."""
+    bot: Tablehand = interaction.client  # type: ignore[assignment]
+    if interaction.guild_id is None:
+        return language_of(interaction.locale)  # a DM is the user's own channel
+    settings = await bot.store.settings(interaction.guild_id)
+    return server_language(settings.language, interaction.guild_locale)
 
 
 @asynccontextmanager
@@ -429,8 +465,9 @@ async def at_table(interaction: discord.Interaction) -> AsyncIterator[Table]:
     if interaction.channel_id is None:
         raise NoEncounter("Use Tablehand in a server channel or thread.")
     settings = await bot.store.settings(interaction.guild_id)
+    language = server_language(settings.language, interaction.guild_locale)
     async with bot.store.channel(interaction.channel_id) as state:
-        table = Table(bot, interaction, Caller.of(interaction), settings, state)
+        table = Table(bot, interaction, Caller.of(interaction), settings, state, language=language)
         before = table.moment
         yield table
         await table._finish(before)
@@ -443,9 +480,12 @@ async def at_channel(bot: Tablehand, channel_id: int) -> AsyncIterator[Table]:
     # The caller is the bot itself, with no rights: whatever runs here checks none.
     async with bot.store.channel(channel_id) as state:
         encounter = None if state.damaged else state.encounter
-        settings = await bot.store.settings(encounter.guild_id if encounter else None)
+        guild_id = encounter.guild_id if encounter else None
+        settings = await bot.store.settings(guild_id)
+        guild = bot.get_guild(guild_id) if guild_id else None
+        language = server_language(settings.language, guild.preferred_locale if guild else None)
         caller = Caller(user_id=bot.user.id if bot.user else 0)
-        table = Table(bot, None, caller, settings, state)
+        table = Table(bot, None, caller, settings, state, language=language)
         before = table.moment
         yield table
         await table._finish(before)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.i18n import speaking
+from bot.i18n.commands import server_language
 from bot.replies import NETWORK_ERRORS
 from bot.rules.models import Encounter
 from bot.store import Store
@@ -73,6 +75,12 @@ class Trackers:
         self.interval = interval
         self.pace = RECONCILE_PACE
         self._channels: dict[int, _Channel] = {}
+
+    async def language(self, encounter: Encounter) -> str:
+        """Return what the encounter's channel speaks: its server's /settings language or locale."""
+        settings = await self.store.settings(encounter.guild_id)
+        guild = self.client.get_guild(encounter.guild_id) if encounter.guild_id else None
+        return server_language(settings.language, guild.preferred_locale if guild else None)
 
     def _channel(self, channel_id: int) -> _Channel:
         channel = self._channels.get(channel_id)
@@ -175,7 +183,8 @@ class Trackers:
         encounter = await self.store.glimpse(channel_id)
         if encounter is None:
             return
-        content = self.render(encounter)
+        with speaking(await self.language(encounter)):  # the channel reads the server's language
+            content = self.render(encounter)
         message_id = encounter.tracker_message_id
         if message_id is not None and channel.check_pins:
             channel.check_pins = False

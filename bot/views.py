@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Self
 import discord
 
 from bot.errors import NotAllowed
+from bot.i18n import N_, _, speaking
+from bot.i18n.commands import speak_for, user_language
 from bot.replies import NETWORK_ERRORS, describe, report_error
 
 log = logging.getLogger(__name__)
@@ -32,9 +34,12 @@ class PersistentButton(discord.ui.DynamicItem[discord.ui.Button], template=r"th:
 
     # Said when a click comes for a button its message no longer shows (the message changed
     # after the user's screen drew it): discord.py would drop that click without an answer.
-    gone: ClassVar[str] = "That button is gone: its message has changed since; look at it again."
+    gone: ClassVar[str] = N_(
+        "That button is gone: its message has changed since; look at it again."
+    )
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        speak_for(interaction)  # the click's task speaks its user's language
         try:
             await self.pressed(interaction)
         except Exception as error:
@@ -81,7 +86,9 @@ async def answer_vanished_click(interaction: discord.Interaction) -> None:
     if button is None:
         return
     try:
-        await interaction.response.send_message(button.gone, ephemeral=True)
+        with speaking(user_language(interaction)):
+            text = _(button.gone)
+        await interaction.response.send_message(text, ephemeral=True)
     except (discord.HTTPException, *NETWORK_ERRORS):
         log.warning("could not answer a click on a vanished button: %s", describe(interaction))
 
@@ -102,7 +109,7 @@ class ConfirmButton(PersistentButton, template=r"th:confirm:(?!)"):
     """
 
     what: ClassVar[str]
-    cancelled: ClassVar[str] = "Cancelled; nothing changed."
+    cancelled: ClassVar[str] = N_("Cancelled; nothing changed.")
 
     def __init__(self, answer: str, user: int, ref: str = "") -> None:
         self.accepted = answer == "yes"
@@ -110,7 +117,7 @@ class ConfirmButton(PersistentButton, template=r"th:confirm:(?!)"):
         self.ref = ref
         super().__init__(
             discord.ui.Button(
-                label="Confirm" if self.accepted else "Cancel",
+                label=_("Confirm") if self.accepted else _("Cancel"),
                 style=discord.ButtonStyle.danger
                 if self.accepted
                 else discord.ButtonStyle.secondary,
@@ -136,7 +143,7 @@ class ConfirmButton(PersistentButton, template=r"th:confirm:(?!)"):
         if interaction.user.id != self.author_id:
             raise NotAllowed("This is not for you.")
         if not self.accepted:
-            await interaction.response.edit_message(content=self.cancelled, view=None)
+            await interaction.response.edit_message(content=_(self.cancelled), view=None)
             return
         await self.confirmed(interaction)
 

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot import options
 from bot.errors import BadInput, NotFound
+from bot.i18n import _, speaking
 from bot.permissions import controls
 from bot.render.attacks import check_text, roll_text
 from bot.rules import encounter as flow
@@ -21,7 +22,7 @@ from bot.rules.dice import Advantage, Roller, roll_expression, split_label
 from bot.rules.grit import die_of
 from bot.rules.models import Combatant
 from bot.sheets import as_played
-from bot.table import Table, at_table, combatant_choices
+from bot.table import Table, at_table, channel_language, combatant_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -46,18 +47,17 @@ async def difficulty_choices(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """Offer the named challenge levels; any number typed is taken as it is."""
-    typed = current.strip()
+    typed = current.strip().casefold()
     levels = [
-        app_commands.Choice(name=f"{level.display} ({level.value})", value=level.display)
+        app_commands.Choice(name=f"{_(level.display)} ({level.value})", value=level.display)
         for level in ChallengeLevel
-        if typed.casefold() in level.display.casefold() or typed == str(level.value)
+        if typed in level.display.casefold()
+        or typed in _(level.display).casefold()
+        or typed == str(level.value)
     ]
     if typed.isdigit() and not any(c.value == typed for c in levels):
         levels.insert(0, app_commands.Choice(name=typed, value=typed))
     return levels
-
-
-NO_ROLLER = "join this channel's fight (/init join) or choose an active character (/character use)."
 
 
 def fighter(table: Table, name: str | None) -> Combatant | None:
@@ -105,12 +105,15 @@ class Dice(commands.Cog):
                 roller: Roller | None = fighter(table, None)
             roller = roller or await self._active(interaction)
             if roller is None:
-                raise NotFound(f"`core` is your core die: {NO_ROLLER}")
+                raise NotFound(
+                    "`core` is your core die: join this channel's fight (/init join) "
+                    "or choose an active character (/character use)."
+                )
             core = die_of(roller)
         result = roll_expression(expression, self.bot.rng, core=core)
-        await interaction.response.send_message(
-            roll_text(interaction.user.display_name, result, core, label=label)
-        )
+        with speaking(await channel_language(interaction)):  # the roll is the table's to read
+            text = roll_text(interaction.user.display_name, result, core, label=label)
+        await interaction.response.send_message(text)
 
     @app_commands.guild_only()
     @app_commands.command(name="check", description="Roll a check against a challenge level")
@@ -151,16 +154,21 @@ class Dice(commands.Cog):
                 result = roll_check(
                     roller, difficulty, rng, **_trait(roller, trait, attribute), **roll
                 )
-                table.say(check_text(result), about=roller, log=False)
+                table.say(lambda gm_view: check_text(result), about=roller, log=False)
         if roller is not None:
             return
         character = await self._active(interaction)
         if character is None:
-            raise NotFound(f"A check rolls your core die: {NO_ROLLER}")
+            raise NotFound(
+                "A check rolls your core die: join this channel's fight (/init join) "
+                "or choose an active character (/character use)."
+            )
         result = roll_check(
             character, difficulty, rng, **_trait(character, trait, attribute), **roll
         )
-        await interaction.response.send_message(check_text(result))
+        with speaking(await channel_language(interaction)):
+            text = check_text(result)
+        await interaction.response.send_message(text)
 
 
 def _trait(roller: Roller, trait: int | None, attribute: str | None) -> dict[str, object]:

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import options
 from bot.errors import Ambiguous, BadInput, NotFound
+from bot.i18n import L_, speaking
 from bot.permissions import controls
 from bot.render.characters import grit_card
 from bot.render.grit import die_shift_text, grit_change_text
@@ -34,7 +35,7 @@ from bot.sheets import (
     no_active_character,
     own_sheet,
 )
-from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, combatant_choices
+from bot.table import AUTOCOMPLETE_LIMIT, Table, at_table, channel_language, combatant_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
@@ -51,14 +52,31 @@ Change = Literal["damage", "heal"]
 
 
 def _capped(value: int, typed: str) -> int:
-    got = f"got {value}" if _INTEGER.match(typed) else f"{typed} rolled {value}"
+    plain = bool(_INTEGER.match(typed))
+    if value < 0 and plain:
+        raise BadInput(
+            "An amount cannot be negative (got {value}): "
+            "/grit damage lowers Grit and /grit heal restores it.",
+            value=value,
+        )
     if value < 0:
         raise BadInput(
-            f"An amount cannot be negative ({got}): "
-            "/grit damage lowers Grit and /grit heal restores it."
+            "An amount cannot be negative ({typed} rolled {value}): "
+            "/grit damage lowers Grit and /grit heal restores it.",
+            typed=typed,
+            value=value,
+        )
+    if value > MAX_AMOUNT and plain:
+        raise BadInput(
+            "One Grit change is at most {most} (got {value}).", most=MAX_AMOUNT, value=value
         )
     if value > MAX_AMOUNT:
-        raise BadInput(f"One Grit change is at most {MAX_AMOUNT} ({got}).")
+        raise BadInput(
+            "One Grit change is at most {most} ({typed} rolled {value}).",
+            most=MAX_AMOUNT,
+            typed=typed,
+            value=value,
+        )
     return value
 
 
@@ -68,7 +86,9 @@ def check_amount(text: str) -> int | None:
     if _INTEGER.match(typed):
         return _capped(int(typed), typed)
     if not any(char.isdigit() for char in typed):
-        raise BadInput(f"An amount is a whole number or dice such as 2d6, not {typed!r}.")
+        raise BadInput(
+            "An amount is a whole number or dice such as 2d6, not {typed!r}.", typed=typed
+        )
     if _CORE.search(typed):
         raise BadInput("An amount is a number or dice such as 2d6; `core` belongs to /roll.")
     check_expression(typed, core=None)  # syntax and dice limits: raises DiceError
@@ -140,12 +160,17 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         typed = clean_name(name)
         if close:
             raise Ambiguous(
-                f"No combatant named {typed!r} here. Did you mean {name_list(close)}?",
+                L_(
+                    "No combatant named {typed!r} here. Did you mean {names}?",
+                    typed=typed,
+                    names=name_list(close),
+                ),
                 close,
                 typed=name,
             )
         raise NotFound(
-            f"No combatant named {typed!r} here, and you have no character by that name."
+            "No combatant named {name!r} here, and you have no character by that name.",
+            name=typed,
         )
 
     async def _change_sheet(
@@ -161,8 +186,9 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
         async with own_sheet(self.bot.store, guild_id, interaction.user.id, name) as sheet:
             sheet.require_own_grit()  # before any dice are rolled
             change, roll = write(sheet.character)
-        # A sheet is a player's own character: its numbers are no secret.
-        text = _with_roll(grit_change_text(change, gm_view=True), roll)
+        # A sheet is a player's own character: its numbers are no secret. The channel reads it.
+        with speaking(await channel_language(interaction)):
+            text = _with_roll(grit_change_text(change, gm_view=True), roll)
         await interaction.response.send_message(text)
 
     # Commands ------------------------------------------------------------------------
@@ -272,8 +298,10 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             ceiling = target.max_grit if max is None else max
             if value > ceiling:
                 raise BadInput(
-                    f"Grit {value} is above {target.name}'s maximum {ceiling}; "
-                    "give a larger max as well."
+                    "Grit {value} is above {name}'s maximum {ceiling}; give a larger max as well.",
+                    value=value,
+                    name=target.name,
+                    ceiling=ceiling,
                 )
 
         async with at_table(interaction) as table:
@@ -310,7 +338,9 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             target = table.pick(combatant, "act")
             before = die_of(target)
             target.die_shift = levels
-            table.say(die_shift_text(target, before, levels), about=target, kind="grit")
+            table.say(
+                lambda gm_view: die_shift_text(target, before, levels), about=target, kind="grit"
+            )
 
 
 async def setup(bot: Tablehand) -> None:

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import help as guide
+from bot.i18n import _
 from bot.table import AUTOCOMPLETE_LIMIT
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class Help(commands.Cog):
             return self.bot.help.mention(name, interaction.guild_id)
 
         if command is None:
-            title, text = "Tablehand's commands", guide.overview(every, mention, in_dm=in_dm)
+            title, text = _("Tablehand's commands"), guide.overview(every, mention, in_dm=in_dm)
         else:
             found = guide.find(every, command)
             if len(found) == 1 and found[0].name == " ".join(command.lstrip("/").split()).lower():

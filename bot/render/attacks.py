@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.i18n import _
 from bot.render.effects import applied_text
 from bot.render.grit import grit_change_text
 from bot.render.text import die_text, name_text, roll_breakdown
@@ -85,9 +86,10 @@ def core_text(core: CoreRoll) -> str:
     """Return a core roll: "d20 **14**", with advantage faces, explosions and extra dice."""
     text = f"d{core.die} **{core.natural}**"
     if core.advantage is not None:
-        text += f" ({core.advantage}: {', '.join(map(str, core.faces))})"
+        text += f" ({_(core.advantage)}: {', '.join(map(str, core.faces))})"
     if core.explosions:
-        text += " · explodes " + " ".join(_signed(face) for face in core.explosions)
+        explosions = " ".join(_signed(face) for face in core.explosions)
+        text += " · " + _("explodes {faces}", faces=explosions)
     return text + _extra_dice_text(core)
 
 
@@ -550,35 +552,55 @@ def resolution_log(resolution: Resolution) -> str:
 
 def roll_text(who: str, roll: ExpressionRoll, core: int | None, *, label: str | None = None) -> str:
     """Return a free-form roll: "alice rolls 1d20 (14) + 3 = `17`", and what `core` stood for."""
-    purpose = f" for {name_text(label)}:" if label else ""
-    text = f"🎲 **{name_text(who)}** rolls{purpose} {roll_breakdown(roll)}"
+    fields = {"who": name_text(who), "roll": roll_breakdown(roll)}
+    if label:
+        text = _("🎲 **{who}** rolls for {label}: {roll}", label=name_text(label), **fields)
+    else:
+        text = _("🎲 **{who}** rolls {roll}", **fields)
     if roll.resolved != roll.expression and core is not None:
-        text += f" (core = {die_text(core)})"
+        text += " " + _("(core = {die})", die=die_text(core))
     return text
 
 
 def check_text(check: CheckResult) -> str:
     """Return a check: the roll, trait and modifiers against the level, and the verdict."""
     core = check.core
-    trait = check.trait_name or "Trait"
+    trait = _(check.trait_name or "Trait")
     terms = [core_text(core), f"{trait} {_signed(check.trait)}"]
-    terms += [_modifier(m) for m in check.modifiers]
+    terms += [f"{_(m.name)} {_signed(m.value)}" for m in check.modifiers]
     named = level_name(check.level)
-    level = f"{named} {check.level}" if named else str(check.level)
-    target = f"{check.target} ({level} +{check.level_raise} {check.time} time)"
-    if not check.level_raise:
-        target = level
+    level = f"{_(named)} {check.level}" if named else str(check.level)
+    target = level
+    if check.level_raise:
+        target = _(
+            "{target} ({level} +{raise_} {time} time)",
+            target=check.target,
+            level=level,
+            raise_=check.level_raise,
+            time=_(check.time),
+        )
     if core.risk_failure:
-        verdict = f"Risk failure (natural {core.natural} ≤ Risk {core.risk}) — **failure**"
+        verdict = _(
+            "Risk failure (natural {natural} ≤ Risk {risk}) — **failure**",
+            natural=core.natural,
+            risk=core.risk,
+        )
     elif core.critical and check.success:
-        verdict = f"Critical (natural {core.natural}) — **success**"
+        verdict = _("Critical (natural {natural}) — **success**", natural=core.natural)
     elif core.critical:
-        verdict = f"Critical (natural {core.natural}), but the total falls short — **failure**"
+        verdict = _(
+            "Critical (natural {natural}), but the total falls short — **failure**",
+            natural=core.natural,
+        )
     else:
-        verdict = "**success**" if check.success else "**failure**"
-    what = "jumps" if check.jump else "checks"
-    return (
-        f"🎯 **{name_text(check.roller)}** {what} against {target}: "
-        + " · ".join(terms)
-        + f" → **{check.total}** — {verdict}"
-    )
+        verdict = _("**success**") if check.success else _("**failure**")
+    fields = {
+        "who": name_text(check.roller),
+        "target": target,
+        "terms": " · ".join(terms),
+        "total": check.total,
+        "verdict": verdict,
+    }
+    if check.jump:
+        return _("🎯 **{who}** jumps against {target}: {terms} → **{total}** — {verdict}", **fields)
+    return _("🎯 **{who}** checks against {target}: {terms} → **{total}** — {verdict}", **fields)

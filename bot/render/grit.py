@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import _, n_
 from bot.render.text import die_text, name_text
 from bot.rules.grit import GritChange, core_die, die_of
 from bot.rules.models import Combatant
@@ -16,15 +17,24 @@ def level_change_text(change: GritChange) -> str | None:
     )
     match change.announcement:
         case "drops":
-            return f"{name} drops to {level} Grit — now rolls {die}."
-        case "rises":
-            return f"{name} rises to {level} Grit — now rolls {die}."
-        case "broken":
-            return f"{name} is Broken and cannot act." + (
-                " An Injury is recorded." if change.injured else ""
+            return _(
+                "{name} drops to {level} Grit — now rolls {die}.", name=name, level=level, die=die
             )
+        case "rises":
+            return _(
+                "{name} rises to {level} Grit — now rolls {die}.", name=name, level=level, die=die
+            )
+        case "broken" if change.injured:
+            return _("{name} is Broken and cannot act. An Injury is recorded.", name=name)
+        case "broken":
+            return _("{name} is Broken and cannot act.", name=name)
         case "back_on_feet":
-            return f"{name} is back on their feet at {level} — rolls {die}."
+            return _(
+                "{name} is back on their feet at {level} — rolls {die}.",
+                name=name,
+                level=level,
+                die=die,
+            )
     return None
 
 
@@ -33,7 +43,9 @@ def _numbers(change: GritChange, exact: bool) -> str:
     if exact:
         numbers = f"Grit {change.grit_before} → {change.grit_after}"
         if change.max_after != change.max_before:
-            numbers += f", max {change.max_before} → {change.max_after}"
+            numbers += ", " + _(
+                "max {before} → {after}", before=change.max_before, after=change.max_after
+            )
         return f" ({numbers})"
     if change.crossed:
         return ""
@@ -51,18 +63,42 @@ def grit_change_text(change: GritChange, *, gm_view: bool) -> str:
     name = name_text(change.name)
     match change.kind:
         case "damage":
-            text = f"{name} takes {change.amount} damage{numbers}."
+            text = _(
+                "{name} takes {amount} damage{numbers}.",
+                name=name,
+                amount=change.amount,
+                numbers=numbers,
+            )
+        case "heal" if change.blight:
+            text = _(
+                "{name} heals {amount}, {blight} withheld by Blight{numbers}.",
+                name=name,
+                amount=change.amount,
+                blight=change.blight,
+                numbers=numbers,
+            )
         case "heal":
-            withheld = f", {change.blight} withheld by Blight" if change.blight else ""
-            text = f"{name} heals {change.amount}{withheld}{numbers}."
+            text = _(
+                "{name} heals {amount}{numbers}.", name=name, amount=change.amount, numbers=numbers
+            )
         case "set" if exact:
-            text = f"{name}'s Grit is set to {change.amount}{numbers}."
+            text = _(
+                "{name}'s Grit is set to {amount}{numbers}.",
+                name=name,
+                amount=change.amount,
+                numbers=numbers,
+            )
         case "set":
-            text = f"{name}'s Grit is set{numbers}."
+            text = _("{name}'s Grit is set{numbers}.", name=name, numbers=numbers)
         case _ if exact:
-            text = f"{name}'s maximum Grit is now {change.max_after}{numbers}."
+            text = _(
+                "{name}'s maximum Grit is now {max}{numbers}.",
+                name=name,
+                max=change.max_after,
+                numbers=numbers,
+            )
         case _:
-            text = f"{name}'s maximum Grit changes{numbers}."
+            text = _("{name}'s maximum Grit changes{numbers}.", name=name, numbers=numbers)
     level = level_change_text(change)
     return text if level is None else f"{text} {level}"
 
@@ -70,14 +106,26 @@ def grit_change_text(change: GritChange, *, gm_view: bool) -> str:
 def die_shift_text(target: Combatant, before: int | None, levels: int) -> str:
     """Return what /grit modifier did: "Goblin's die shifts one level down — now rolls d12"."""
     after = die_of(target)
-    steps = "one level" if levels == 1 else f"{levels} levels"
     name = name_text(target.name)
     if after is None:
         if levels:
-            return f"{name} is Broken; once Grit is restored, the die shifts {steps} down."
-        return f"{name}'s die modifier is cleared."
+            return n_(
+                "{name} is Broken; once Grit is restored, the die shifts one level down.",
+                "{name} is Broken; once Grit is restored, the die shifts {n} levels down.",
+                levels,
+                name=name,
+            )
+        return _("{name}'s die modifier is cleared.", name=name)
     if levels == 0:
-        return f"{name}'s die modifier is cleared — rolls {die_text(after)}."
-    natural = die_text(core_die(target.grit))
-    line = f"{name}'s die shifts {steps} down — now rolls {die_text(after)} (from {natural})."
-    return line + (" The die was already that low." if before == after else "")
+        return _("{name}'s die modifier is cleared — rolls {die}.", name=name, die=die_text(after))
+    line = n_(
+        "{name}'s die shifts one level down — now rolls {die} (from {natural}).",
+        "{name}'s die shifts {n} levels down — now rolls {die} (from {natural}).",
+        levels,
+        name=name,
+        die=die_text(after),
+        natural=die_text(core_die(target.grit)),
+    )
+    if before == after:
+        return line + " " + _("The die was already that low.")
+    return line

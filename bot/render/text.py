@@ -6,6 +6,7 @@ import re
 
 import discord
 
+from bot.i18n import _, n_
 from bot.rules.dice import ExpressionRoll
 from bot.rules.grit import die_of, grit_level
 from bot.rules.models import Combatant, Encounter
@@ -35,8 +36,8 @@ def name_list(names: list[str], last: str = "or", most: int = 5) -> str:
     """Return names as "A", "A or B", "A, B or C" (escaped); past `most`, a count of the rest."""
     shown = [name_text(n) for n in names[:most]]
     if len(names) > most:
-        shown.append(f"{len(names) - most} more")
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {last} {shown[-1]}"
+        shown.append(_("{n} more", n=len(names) - most))
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {_(last)} {shown[-1]}"
 
 
 def unlinked(text: str) -> str:
@@ -48,12 +49,18 @@ def roll_breakdown(roll: ExpressionRoll) -> str:
     """Return a roll's breakdown, or only its total when its dice are too many to list."""
     if len(roll.breakdown) <= ROLL_TEXT_LIMIT:
         return roll.breakdown
-    return f"{roll.resolved} = `{roll.total}` ({len(roll.faces)} dice, too many to list)"
+    return n_(
+        "{expression} = `{total}` ({n} die, too many to list)",
+        "{expression} = `{total}` ({n} dice, too many to list)",
+        len(roll.faces),
+        expression=roll.resolved,
+        total=roll.total,
+    )
 
 
 def die_text(die: int | None) -> str:
     """Return "d20", or "cannot act" for a Broken combatant."""
-    return "cannot act" if die is None else f"d{die}"
+    return _("cannot act") if die is None else f"d{die}"
 
 
 def grit_bar(grit: int, max_grit: int) -> str:

@@ -69,9 +69,16 @@ class SandboxTable:
 
     # people and places
 
-    def user(self, name: str) -> SandboxUser:
-        """Return an actor for a member (`gm`, `alice`, `bob`, `admin`, or any added one)."""
-        return SandboxUser(self, self.server.member(name))
+    def user(self, name: str, *, locale: str | None = None) -> SandboxUser:
+        """Return an actor for a member (`gm`, `alice`, `bob`, `admin`, or any added one).
+
+        `locale` sets the language of their Discord client from now on (`de`, `en-US`):
+        their interactions carry it, and they type the command names of that language.
+        """
+        member = self.server.member(name)
+        if locale is not None:
+            member.user.locale = locale
+        return SandboxUser(self, member)
 
     def channel(self, name: str | int | Channel | None = None) -> ChannelView:
         """Return a live view of a channel or thread (`table-1`, `#table-2`, an id)."""
@@ -189,7 +196,7 @@ class SandboxUser:
     ) -> tuple[CommandSpec, list[str]]:
         """Pick the typed command among those registered where the channel is; is it offered?"""
         ch = self._channel(channel)
-        spec, rest = find_command(self.table.commands_in(ch), words)
+        spec, rest = find_command(self.table.commands_in(ch), words, self.member.user.locale)
         self._offered(spec, ch)
         return spec, rest
 

@@ -148,9 +148,24 @@ class CommandSpec:
     def description(self) -> str:
         return self.node.get("description", "")
 
-    def option(self, name: str) -> dict[str, Any]:
+    def shown_path(self, locale: str | None) -> tuple[str, ...]:
+        """Return the command's words as Discord's client shows them in this locale."""
+        if locale is None:
+            return self.path
+        node = self.root
+        names = [localized(node, "name", locale)]
+        for name in self.path[1:]:
+            node = next(o for o in node.get("options") or [] if o["name"] == name)
+            names.append(localized(node, "name", locale))
+        return tuple(names)
+
+    def option(self, name: str, locale: str | None = None) -> dict[str, Any]:
+        """Return the option of this name (or the name the client shows in `locale`)."""
         for option in self.options:
             if option["name"] == name:
+                return option
+        for option in self.options:
+            if locale is not None and localized(option, "name", locale) == name:
                 return option
         names = ", ".join(o["name"] for o in self.options) or "none"
         raise UsageError(f"/{self.name} has no option {name!r}; its options: {names}")
@@ -189,17 +204,45 @@ def command_specs(commands: list[dict[str, Any]]) -> list[CommandSpec]:
     return sorted(specs, key=lambda s: s.path)
 
 
-def find_command(specs: list[CommandSpec], words: list[str]) -> tuple[CommandSpec, list[str]]:
-    """Pick the command named by the leading words; return it and the words left over."""
+# Discord's client shows a missing localization of one English the other's [Discord docs,
+# Application Commands, "Locale fallbacks"].
+LOCALE_FALLBACKS = {"en-US": "en-GB", "en-GB": "en-US", "es-419": "es-ES"}
+
+
+def localized(node: dict[str, Any], field: str, locale: str | None) -> str:
+    """Return a name or description as Discord's client shows it to a user of this locale."""
+    default = str(node.get(field) or "")
+    if locale is None:
+        return default
+    found = node.get(f"{field}_localizations") or {}
+    for key in (locale, LOCALE_FALLBACKS.get(locale)):
+        if key is not None and found.get(key):
+            return str(found[key])
+    return default
+
+
+def find_command(
+    specs: list[CommandSpec], words: list[str], locale: str | None = None
+) -> tuple[CommandSpec, list[str]]:
+    """Pick the command named by the leading words (as shown in `locale`); return it and the rest.
+
+    Discord's client offers each user the command names of their language: a German
+    user types `/würfeln`, and the interaction carries the registered name `roll`. The
+    registered names work too (scripts and Tab completion name commands by them).
+    """
     lowered = [w.lower() for w in words]
     for spec in sorted(specs, key=lambda s: -len(s.path)):
         n = len(spec.path)
-        if tuple(lowered[:n]) == spec.path:
+        if tuple(lowered[:n]) in (spec.shown_path(locale), spec.path):
             return spec, words[n:]
     typed = " ".join(lowered[:3])
-    names = [s.name for s in specs]
+    names = [" ".join(s.shown_path(locale)) for s in specs]
     close = difflib.get_close_matches(typed, names, n=3, cutoff=0.5)
-    group = [s.name for s in specs if s.path[0] == (lowered[0] if lowered else "")]
+    group = [
+        " ".join(s.shown_path(locale))
+        for s in specs
+        if s.shown_path(locale)[0] == (lowered[0] if lowered else "")
+    ]
     hint = close or group
     if hint:
         raise UsageError(f"no command /{typed}; did you mean: " + ", ".join(f"/{h}" for h in hint))
@@ -254,7 +297,7 @@ class OptionConverter:
                 raise UsageError(f"{name} must be {low or 0} to {high or 6000} characters long")
             return text
         if kind in (INTEGER, NUMBER):
-            picked = self._picked(option, value)
+            picked = self._picked(option, value, self.invoker.user.locale)
             if picked is not None:
                 return picked
             number = self._number(name, value, integer=kind == INTEGER)
@@ -319,7 +362,7 @@ class OptionConverter:
         return number
 
     @staticmethod
-    def _picked(option: dict[str, Any], value: Any) -> Any:
+    def _picked(option: dict[str, Any], value: Any, locale: str | None = None) -> Any:
         """Return the choice a typed name picks, as Discord's picker would, or None.
 
         The picker filters choices as you type, so a unique start of a name picks it:
@@ -329,6 +372,8 @@ class OptionConverter:
         if not typed or not option.get("choices"):
             return None
         names = [(str(c["name"]).lower(), c["value"]) for c in option["choices"]]
+        if locale is not None:  # the picker lists the names of the user's language
+            names = [(localized(c, "name", locale).lower(), c["value"]) for c in option["choices"]]
         exact = [v for n, v in names if n == typed]
         starts = [v for n, v in names if n.startswith(typed)]
         found = exact or starts
@@ -425,7 +470,14 @@ def build_command_data(
     Bare words fill the required options, then the optional ones, in the schema's order.
     With `focused`, that option is sent as typed text for an autocomplete request.
     """
-    values = {k.rstrip("_").lower(): v for k, v in values.items() if v is not None}
+    locale = invoker.user.locale
+    values = {
+        spec.option(k.rstrip("_").lower(), locale)["name"]: v
+        for k, v in values.items()
+        if v is not None
+    }
+    if focused is not None:
+        focused = spec.option(focused, locale)["name"]
     for word in positional or []:
         free = [o for o in spec.options if o["name"] not in values]
         free.sort(key=lambda o: not o.get("required"))

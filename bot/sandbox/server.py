@@ -1268,6 +1268,14 @@ class LoopbackDiscord:
         msg = self.messages[msg] if isinstance(msg, int) else msg
         self._set_pinned(msg, False)
 
+    def speak(self, locale: str) -> None:
+        """Make every guild prefer this locale and every person's client use it (`--locale de`)."""
+        for guild in self.guilds.values():
+            guild.preferred_locale = locale
+            for member in guild.members.values():
+                if not member.user.bot:
+                    member.user.locale = locale
+
     def post_user_message(
         self, member: Member | str, channel: Channel | str, content: str
     ) -> StoredMessage:
@@ -1286,13 +1294,14 @@ class LoopbackDiscord:
         data: dict[str, Any],
         label: str,
         message: StoredMessage | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
         session_id: str | None = None,
     ) -> InteractionRecord:
         """Send INTERACTION_CREATE for a user's action and return its record.
 
         `session_id` delivers it to that session instead of the one its shard routes to,
-        as when two processes overlap on one shard.
+        as when two processes overlap on one shard. `locale` is the user's client language
+        (default: the user's own), `guild_locale` the server's preferred one.
         """
         if self.session is None:
             raise SandboxError("no bot has connected to the loopback Discord yet")
@@ -1337,7 +1346,7 @@ class LoopbackDiscord:
         channel: Channel,
         type: int,
         data: dict[str, Any],
-        locale: str,
+        locale: str | None,
     ) -> dict[str, Any]:
         """Return INTERACTION_CREATE's payload as Discord builds it, in a guild or a DM.
 
@@ -1351,7 +1360,7 @@ class LoopbackDiscord:
             "type": type,
             "data": data,
             "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
             "channel_id": str(channel.id),
             "channel": guild.channel_payload_for(member, channel),
             "member": member.payload()
@@ -1359,8 +1368,8 @@ class LoopbackDiscord:
             "token": token,
             "version": 1,
             "app_permissions": str(guild.channel_permissions(bot_member, channel)),
-            "locale": locale,
-            "guild_locale": "en-US",
+            "locale": locale or member.user.locale,
+            "guild_locale": guild.preferred_locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild.id)},

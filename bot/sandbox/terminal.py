@@ -688,10 +688,13 @@ async def _main(
     channel: str,
     stdin: TextIO,
     stdout: TextIO,
+    locale: str | None = None,
 ) -> int:
     from pydantic import SecretStr
 
     async with LoopbackDiscord() as server:
+        if locale is not None:
+            server.speak(locale)
         bot_settings = settings.model_copy(
             update={
                 "discord_token": SecretStr(SANDBOX_TOKEN),
@@ -739,8 +742,12 @@ def run_sandbox(
     channel: str = "table-1",
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    locale: str | None = None,
 ) -> int:
-    """Start the loopback Discord and the bot, and run the terminal table until :quit."""
+    """Start the loopback Discord and the bot, and run the terminal table until :quit.
+
+    `locale` (`de`): the server prefers it and everyone's Discord client speaks it.
+    """
     stdout = stdout or sys.stdout
     stdin = stdin or sys.stdin
     with contextlib.suppress(AttributeError, ValueError):
@@ -766,6 +773,7 @@ def run_sandbox(
                 channel=channel,
                 stdin=stdin,
                 stdout=stdout,
+                locale=locale,
             )
         )
     except KeyboardInterrupt:

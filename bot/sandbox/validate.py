@@ -6,6 +6,7 @@ embeds, fields, rows and buttons, select menus, duplicate custom ids, autocomple
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.sandbox.records import (
@@ -252,14 +253,72 @@ def check_commands(commands: list[dict[str, Any]]) -> dict[str, Any] | None:
 COMMAND_SIZE_LIMIT = 4000  # names, descriptions and choice values of one command [Discord]
 CONTEXTS = {0, 1, 2}  # GUILD, BOT_DM, PRIVATE_CHANNEL
 INTEGRATION_TYPES = {0, 1}  # GUILD_INSTALL, USER_INSTALL
+# The locales Discord's clients speak: a localization under any other key is refused
+# [Discord docs, Reference, "Locales"].
+LOCALES = frozenset(
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs "
+    "el bg ru uk hi th zh-CN ja zh-TW ko".split()
+)
+# A chat command's or option's name, in any language [Discord docs, Application Command
+# Naming: `^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`, lowercase where a letter has one].
+# Python's Unicode `\w` covers letters, digits, marks and `_`: Devanagari and Thai included.
+NAME_RULE = re.compile(r"[-\w]{1,32}")
+
+
+def _longest(node: dict[str, Any], field: str) -> int:
+    """Return the longest of a field and its localizations: Discord counts only that one."""
+    values = [node.get(field) or "", *(node.get(f"{field}_localizations") or {}).values()]
+    return max(len(str(value or "")) for value in values)
 
 
 def command_size(node: dict[str, Any]) -> int:
-    """Count what Discord's 4,000-character limit counts: names, descriptions, choice values."""
-    size = len(node.get("name") or "") + len(node.get("description") or "")
+    """Count what Discord's 4,000-character limit counts: names, descriptions, choice values.
+
+    With localizations, only the longest version of each field counts, the default
+    included [Discord docs, Application Commands, "Slash Commands"].
+    """
+    size = _longest(node, "name") + _longest(node, "description")
     for choice in node.get("choices") or []:
-        size += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
+        size += _longest(choice, "name") + len(str(choice.get("value", "")))
     return size + sum(command_size(option) for option in node.get("options") or [])
+
+
+def valid_name(name: object, *, chat: bool = True) -> bool:
+    """Return whether Discord takes this as a command or option name (chat: lowercase too)."""
+    return (
+        isinstance(name, str)
+        and NAME_RULE.fullmatch(name) is not None
+        and (not chat or name == name.lower())
+    )
+
+
+def _check_localizations(
+    errors: FormErrors, path: Path, node: dict[str, Any], *, chat: bool = True
+) -> None:
+    """Check a node's name and description localizations as Discord does its defaults."""
+    for field in ("name", "description"):
+        localizations = node.get(f"{field}_localizations")
+        if localizations is None:
+            continue
+        where = (*path, f"{field}_localizations")
+        if not isinstance(localizations, dict):
+            errors.add(where, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+            continue
+        for locale, value in localizations.items():
+            if locale not in LOCALES:
+                errors.add((*where, locale), "LOCALE_INVALID", f'Invalid locale "{locale}"')
+            elif field == "name" and not valid_name(value, chat=chat):
+                errors.add(
+                    (*where, locale),
+                    "APPLICATION_COMMAND_INVALID_NAME",
+                    "Command name is invalid",
+                )
+            elif field == "description" and not 1 <= len(str(value or "")) <= 100:
+                errors.add(
+                    (*where, locale),
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                )
 
 
 def _check_top_level(errors: FormErrors, path: Path, cmd: dict[str, Any]) -> None:
@@ -300,13 +359,13 @@ def _check_top_level(errors: FormErrors, path: Path, cmd: dict[str, Any]) -> Non
 
 def _check_option(errors: FormErrors, path: Path, option: dict[str, Any]) -> None:
     """Check an option's name, its description (Discord requires one) and its choices."""
-    name = option.get("name") or ""
-    if not name or len(name) > 32 or name != name.lower():
+    if not valid_name(option.get("name")):
         errors.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
     if not 1 <= len(option.get("description") or "") <= 100:
         errors.add(
             (*path, "description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
         )
+    _check_localizations(errors, path, option)
     for c, choice in enumerate(option.get("choices") or []):
         if not 1 <= len(str(choice.get("name") or "")) <= 100:
             errors.add(
@@ -314,6 +373,12 @@ def _check_option(errors: FormErrors, path: Path, option: dict[str, Any]) -> Non
                 "BASE_TYPE_BAD_LENGTH",
                 "Must be between 1 and 100 in length.",
             )
+        for locale, value in (choice.get("name_localizations") or {}).items():
+            where = (*path, "choices", c, "name_localizations", locale)
+            if locale not in LOCALES:
+                errors.add(where, "LOCALE_INVALID", f'Invalid locale "{locale}"')
+            elif not 1 <= len(str(value or "")) <= 100:
+                errors.add(where, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
         errors.max_length((*path, "choices", c, "value"), choice.get("value"), 100)
 
 
@@ -321,8 +386,10 @@ def _check_command(errors: FormErrors, path: Path, cmd: dict[str, Any]) -> None:
     if len(path) == 1:
         _check_top_level(errors, path, cmd)
     name = cmd.get("name") or ""
-    if not name or len(name) > 32 or (cmd.get("type", 1) == 1 and name != name.lower()):
+    chat = cmd.get("type", 1) == 1
+    if not name or len(name) > 32 or (chat and not valid_name(name)):
         errors.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    _check_localizations(errors, path, cmd, chat=chat)
     if cmd.get("type", 1) == 1 or "type" not in cmd:
         description = cmd.get("description") or ""
         if not 1 <= len(description) <= 100:

@@ -59,6 +59,7 @@ class User:
     username: str
     global_name: str | None = None
     bot: bool = False
+    locale: str = "en-US"  # the language of this user's Discord client (interaction.locale)
 
     def payload(self) -> dict[str, Any]:
         """Return the user object Discord sends."""
@@ -227,6 +228,7 @@ class Guild:
         self._ids = ids or world_ids()
         self.id = id or self._ids.next()
         self.name = name
+        self.preferred_locale = "en-US"  # the server's language (Server Settings → Overview)
         self.roles: dict[int, Role] = {}
         self.members: dict[int, Member] = {}
         self.channels: dict[int, Channel] = {}
@@ -409,7 +411,7 @@ class Guild:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "system_channel_id": str(self.text_channels()[0].id),
             "system_channel_flags": 0,
             "rules_channel_id": None,

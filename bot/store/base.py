@@ -129,6 +129,8 @@ class GuildSettings(Model):
     guild_id: int
     gm_role_id: int | None = None
     defense_timeout: int = Field(default=DEFAULT_DEFENSE_TIMEOUT, ge=5, le=3600)
+    # What the channel's public messages speak (`de`); None: the server's Discord locale.
+    language: str | None = Field(default=None, max_length=16)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ async def test_show_lists_the_defaults(table: SandboxTable) -> None:
     assert reply.ephemeral
     assert reply.content == (
         "GM role: none — GMs are whoever starts an encounter, and members with Manage Channels.\n"
-        "Defense timeout: 60 s (default) — then a defender's default defense is used."
+        "Defense timeout: 60 s (default) — then a defender's default defense is used.\n"
+        "Language of the table: English (the server's language in Discord)."
     )
 
 

@@ -101,6 +101,26 @@ def test_the_readmes_first_fight_plays_in_the_terminal(tmp_path: Path) -> None:
             child.terminate(force=True)
 
 
+# `--locale de`: the server prefers German and everyone's client speaks it [issue 23].
+GERMAN: list[tuple[str, str]] = [
+    ("/hilfe befehl:roll", "Würfeln, z. B. 2d20kh1+3"),
+    ("/probe merkmal:2 schwierigkeit:9", "Eine Probe würfelt deinen Kernwürfel"),
+    (":as admin", "You are now admin."),
+    ("/einstellungen anzeigen", "SL-Rolle: keine"),
+    ("/würfeln ausdruck:1d1", "würfelt 1d1"),
+]
+
+
+def test_the_sandbox_speaks_german_with_locale_de(tmp_path: Path) -> None:
+    """`tablehand sandbox --locale de` did not take German command names or answer in German."""
+    child = _spawn(tmp_path, "--locale", "de")
+    try:
+        _play(child, GERMAN)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+
+
 def test_ctrl_c_stops_the_sandbox_cleanly(sandbox: pexpect.spawn) -> None:
     """Ctrl-C at the prompt stops the bot and exits without a traceback."""
     sandbox.expect_exact("gm@table-1> ")

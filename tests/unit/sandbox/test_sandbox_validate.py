@@ -1,5 +1,7 @@
 """Discord's limits on what the bot sends, with Discord's error bodies."""
 
+import pytest
+
 from bot.sandbox.validate import check_choices, check_commands, check_message, command_size
 
 
@@ -169,3 +171,108 @@ def test_a_command_over_4000_characters_is_refused() -> None:
     assert errors["0"]["_errors"][0]["code"] == "APPLICATION_COMMAND_TOO_LARGE"
     options[0]["choices"] = []
     assert check_commands([big]) is None
+
+
+def _localized(**fields: object) -> dict:
+    return {"name": "roll", "description": "Roll dice", "type": 1} | fields
+
+
+def test_a_german_command_name_is_taken() -> None:
+    """Lowercase letters with umlauts are a valid name in any language [Discord naming]."""
+    command = _localized(
+        name_localizations={"de": "würfeln"},
+        description_localizations={"de": "Würfeln, z. B. 2d20"},
+        options=[
+            {
+                "type": 3,
+                "name": "expression",
+                "description": "A dice expression",
+                "name_localizations": {"de": "ausdruck"},
+                "required": True,
+            }
+        ],
+    )
+    assert check_commands([command]) is None
+
+
+@pytest.mark.parametrize("name", ["Würfeln", "zwei wörter", "x" * 33, "", "würfeln!"])
+def test_a_localized_name_discord_refuses_is_refused(name: str) -> None:
+    """Uppercase, spaces, punctuation, over 32 characters: the whole sync gets 50035."""
+    body = check_commands([_localized(name_localizations={"de": name})])
+    error = body["errors"]["0"]["name_localizations"]["de"]["_errors"][0]
+    assert error["code"] == "APPLICATION_COMMAND_INVALID_NAME"
+
+
+def test_a_localized_option_name_is_checked_too() -> None:
+    """An option's German name follows the same rule as the command's."""
+    option = {
+        "type": 3,
+        "name": "expression",
+        "description": "d",
+        "name_localizations": {"de": "Ausdruck"},
+    }
+    body = check_commands([_localized(options=[option])])
+    assert "name_localizations" in body["errors"]["0"]["options"]["0"]
+
+
+def test_a_localization_under_an_unknown_locale_is_refused() -> None:
+    """Only Discord's locales may carry a localization (`de`, not `de-DE`)."""
+    body = check_commands([_localized(name_localizations={"de-DE": "würfeln"})])
+    assert (
+        body["errors"]["0"]["name_localizations"]["de-DE"]["_errors"][0]["code"] == "LOCALE_INVALID"
+    )
+
+
+def test_a_localized_description_over_100_characters_is_refused() -> None:
+    """Descriptions are 1 to 100 characters in every language."""
+    body = check_commands([_localized(description_localizations={"de": "x" * 101})])
+    assert "description_localizations" in body["errors"]["0"]
+
+
+def test_a_localized_choice_name_over_100_characters_is_refused() -> None:
+    """A choice's name is 1 to 100 characters in every language."""
+    option = {
+        "type": 3,
+        "name": "time",
+        "description": "d",
+        "choices": [{"name": "half", "value": "half", "name_localizations": {"de": "x" * 101}}],
+    }
+    body = check_commands([_localized(options=[option])])
+    assert "name_localizations" in body["errors"]["0"]["options"]["0"]["choices"]["0"]
+
+
+def test_the_size_limit_counts_the_longest_version_of_each_field() -> None:
+    """With localizations only the longest of each field counts toward 4,000 [Discord docs]."""
+    command = _localized(
+        name="roll",  # 4
+        name_localizations={"de": "würfeln", "fr": "lancer"},  # 7 counts
+        description="Roll dice",  # 9
+        description_localizations={"de": "Würfeln mit Würfeln"},  # 19 counts
+    )
+    assert command_size(command) == 7 + 19
+
+
+def test_localizations_can_push_a_command_over_4000_characters() -> None:
+    """A command under the limit in English is refused when its German text is too long."""
+    options = [
+        {
+            "type": 3,
+            "name": f"o{i}",
+            "description": "d" * 50,
+            "description_localizations": {"de": "ä" * 100},
+        }
+        for i in range(25)
+    ]
+    choices = [{"name": f"c{i}", "value": "v" * 100} for i in range(25)]
+    options[0]["choices"] = choices
+    command = _localized(options=options)
+    english = {
+        **command,
+        "options": [
+            {k: v for k, v in o.items() if k != "description_localizations"} for o in options
+        ],
+    }
+    assert command_size(english) <= 4000 < command_size(command)
+    assert check_commands([english]) is None
+    body = check_commands([command])
+    assert body["errors"]["0"]["_errors"][0]["code"] == "APPLICATION_COMMAND_TOO_LARGE"

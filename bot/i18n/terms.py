@@ -1,0 +1,43 @@
+"""Game words that reach players from the rules' data, marked for the catalogues.
+
+The rules name challenge levels, modifiers and times in English (`Modifier(name="Sacrifice")`);
+a renderer shows them with `_(name)`, and this list is how each gets into the catalogue.
+docs/glossary.md fixes their German words; a word not listed here shows in English.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import N_
+
+CHALLENGE_LEVELS = (
+    N_("Trivial"),
+    N_("Mild"),
+    N_("Fair"),
+    N_("Moderate"),
+    N_("Great"),
+    N_("Incredible"),
+    N_("Inconceivable"),
+)
+TIMES = (
+    N_("eighth"),
+    N_("quarter"),
+    N_("half"),
+    N_("normal"),
+    N_("double"),
+    N_("quadruple"),
+)
+TRAITS = (N_("Trait"), N_("Physical"), N_("Finesse"))
+ADVANTAGE = (N_("advantage"), N_("disadvantage"))
+MODIFIERS = (
+    N_("Time ×2"),
+    N_("Time ×4"),
+    N_("Sacrifice"),
+    N_("Modifier"),
+    N_("Hidden"),
+    N_("Support"),
+    N_("Stealth"),
+    N_("Range"),
+    N_("Momentum"),
+    N_("Penetration"),
+)
+LISTS = (N_("or"), N_("and"))  # the last word of a list of names (bot.render.text.name_list)

@@ -1,0 +1,160 @@
+"""Deutsch end to end: each user's replies in their Discord language, the table in the server's.
+
+alice's Discord client is German, bob's English, both at one server [issue 23]. Replies
+only the caller sees follow the caller; what the channel reads (a roll, a check, a
+settings change) follows the server: its `/settings language`, else its Discord locale.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.sandbox.client import SandboxTable
+from tests.e2e.helpers import script, unmentioned
+from tests.scripted import d20
+
+pytestmark = pytest.mark.e2e
+
+NO_ROLLER_DE = (
+    "Eine Probe würfelt deinen Kernwürfel: Tritt dem Kampf in diesem Kanal bei (/init join) "
+    "oder wähle einen aktiven Charakter (/character use)."
+)
+NO_ROLLER_EN = (
+    "A check rolls your core die: join this channel's fight (/init join) "
+    "or choose an active character (/character use)."
+)
+
+
+@pytest.fixture
+async def fight(make_table) -> SandboxTable:
+    """An English server; alice (German client) plays Mira, on her turn; bob is English."""
+    table = await make_table()
+    table.user("alice", locale="de")
+    await table.user("gm").run("/init start mode:finesse")
+    await table.user("alice").run("/init join character:Mira physical:4 finesse:3")
+    await table.user("gm").run("/init next")
+    return table
+
+
+async def test_commands_are_registered_with_german_names(table: SandboxTable) -> None:
+    """The synced /roll, /check and /settings did not carry German names Discord accepts."""
+    synced = {c["name"]: c for c in table.server.synced_commands()}
+    assert synced["roll"]["name_localizations"]["de"] == "würfeln"
+    assert synced["roll"]["options"][0]["name_localizations"]["de"] == "ausdruck"
+    assert synced["check"]["name_localizations"]["de"] == "probe"
+    languages = synced["settings"]["options"]
+    sprache = next(o for o in languages if o["name"] == "language")
+    assert sprache["name_localizations"]["de"] == "sprache"
+    assert synced["roll"]["description_localizations"]["de"] == (
+        "Würfeln, z. B. 2d20kh1+3 oder 1d20+5 Angriff; core ist dein Kernwürfel"
+    )
+    # Untranslated languages carry nothing: Discord shows them the English default.
+    assert "fr" not in synced["roll"]["name_localizations"]
+
+
+async def test_a_german_user_types_german_names_and_reads_german(table: SandboxTable) -> None:
+    """alice's /probe with German option names was not taken, or its refusal was not German."""
+    alice = table.user("alice", locale="de")
+    refused = await alice.run("/probe merkmal:2 schwierigkeit:9")
+    assert refused.ephemeral
+    assert unmentioned(refused.content) == NO_ROLLER_DE
+    assert refused.record.data["name"] == "check"  # Discord sends the registered name
+
+
+async def test_an_english_user_on_the_same_server_reads_english(table: SandboxTable) -> None:
+    """bob's refusal was not English while alice's is German."""
+    table.user("alice", locale="de")
+    refused = await table.user("bob").run("/check trait:2 difficulty:9")
+    assert unmentioned(refused.content) == NO_ROLLER_EN
+
+
+async def test_help_speaks_the_readers_language(table: SandboxTable) -> None:
+    """/hilfe for alice and /help for bob: each in their own language, ephemerally."""
+    german = await table.user("alice", locale="de").run("/hilfe befehl:check")
+    english = await table.user("bob").run("/help command:check")
+    assert german.embeds[0]["title"] == "/check"
+    assert "Eine Probe gegen eine Schwierigkeit würfeln" in german.embeds[0]["description"]
+    assert "**Wer:** alle" in german.embeds[0]["description"]
+    assert "`schwierigkeit` — Eine Schwierigkeit" in german.embeds[0]["description"]
+    assert "Roll a check against a challenge level" in english.embeds[0]["description"]
+    assert "**Who:** anyone" in english.embeds[0]["description"]
+
+
+async def test_a_public_check_follows_the_server_not_the_caller(fight) -> None:
+    """alice's (German client) check at an English table was not said in English."""
+    script(fight, d20(8))
+    checked = await fight.user("alice").run("/probe merkmal:3 schwierigkeit:9 zeit:half")
+    assert not checked.ephemeral
+    assert checked.content == (
+        "🎯 **Mira** checks against 12 (Fair 9 +3 half time): d20 **8** · Trait +3 "
+        "→ **11** — **failure**"
+    )
+
+
+async def test_settings_language_makes_the_table_german_for_everyone(fight) -> None:
+    """After /settings language de, bob's (English) public roll was not German, his errors were."""
+    admin = fight.user("admin")
+    said = await admin.run("/settings language language:de")
+    assert not said.ephemeral
+    assert said.content == (
+        "Der Tisch spricht jetzt Deutsch: Tracker, Ansagen und Rundenübersichten. "
+        "Antworten an jeden von euch folgen eurer eigenen Discord-Sprache."
+    )
+    script(fight, d20(8), d20(14))
+    checked = await fight.user("alice").run("/probe merkmal:3 schwierigkeit:9 zeit:double")
+    assert checked.content == (
+        "🎯 **Mira** legt eine Probe gegen Normal 9 ab: d20 **8** · Merkmal +3 · Zeit ×2 +3 "
+        "→ **14** — **Erfolg**"
+    )
+    rolled = await fight.user("bob").run("/roll expression:1d20+1")
+    assert rolled.content == "🎲 **Bob** würfelt 1d20 (14) + 1 = `15`"
+    refused = await fight.user("bob").run("/check trait:2 difficulty:9")
+    assert unmentioned(refused.content) == NO_ROLLER_EN  # his own reply stays English
+
+
+async def test_the_servers_discord_locale_is_the_default(table: SandboxTable) -> None:
+    """A server whose Discord locale is German reads the table in German without a setting."""
+    table.server.guild.preferred_locale = "de"
+    script(table, d20(3))
+    rolled = await table.user("bob").run("/roll expression:1d20")
+    assert rolled.content == "🎲 **Bob** würfelt 1d20 (3) = `3`"
+    shown = await table.user("admin").run("/settings show")
+    assert shown.content.splitlines()[-1] == (
+        "Language of the table: Deutsch (the server's language in Discord)."
+    )
+
+
+async def test_english_setting_overrides_a_german_server(table: SandboxTable) -> None:
+    """/settings language en keeps a German server's table English."""
+    table.server.guild.preferred_locale = "de"
+    await table.user("admin").run("/settings language language:en")
+    script(table, d20(3))
+    rolled = await table.user("bob").run("/roll expression:1d20")
+    assert rolled.content == "🎲 **Bob** rolls 1d20 (3) = `3`"
+
+
+async def test_an_error_from_deep_in_the_rules_reaches_a_german_user_in_german(fight) -> None:
+    """A refusal raised by the pipeline (not your combatant) was not German for alice."""
+    await fight.user("gm").run("/init add name:Goblin grit:15")
+    refused = await fight.user("alice").run("/probe merkmal:0 schwierigkeit:3 kämpfer:Goblin")
+    assert refused.ephemeral
+    assert refused.content == "Goblin ist ein Kämpfer der SL; du kannst nicht für ihn handeln."
+
+
+async def test_grit_lines_follow_the_table_and_go_german_into_the_round_log(
+    table: SandboxTable,
+) -> None:
+    """At a German server the GM's (English client) damage line and its log entry were not German."""
+    table.server.guild.preferred_locale = "de"
+    gm = table.user("gm")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Goblin grit:4")
+    reply = await gm.run("/grit damage combatant:Goblin amount:50")
+    assert reply.content == (
+        "Goblin erleidet 50 Schaden. Goblin ist Broken und kann nicht handeln. "
+        "Eine Verletzung wird vermerkt."
+    )
+    state = table.bot.store  # type: ignore[attr-defined]
+    async with state.channel(table.channel("table-1").channel.id) as channel:
+        entries = await channel.round_log(channel.require_encounter().round)
+    assert entries[-1].line == reply.content
