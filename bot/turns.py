@@ -15,6 +15,7 @@ import re
 import discord
 
 from bot.errors import NotAllowed, RuleViolation
+from bot.i18n import N_, _
 from bot.permissions import controls
 from bot.render.fortune import hold_text, wait_text
 from bot.render.text import name_list, name_text
@@ -122,11 +123,11 @@ def hold(table: Table, name: str | None) -> None:
 
 
 TRACKER_ACTIONS = {
-    "next": ("Next", discord.ButtonStyle.primary, "⏭"),
-    "wait": ("Wait", discord.ButtonStyle.secondary, "⏸"),
-    "hold": ("Hold", discord.ButtonStyle.secondary, "⏩"),
+    "next": (N_("Next"), discord.ButtonStyle.primary, "⏭"),
+    "wait": (N_("Wait"), discord.ButtonStyle.secondary, "⏸"),
+    "hold": (N_("Hold"), discord.ButtonStyle.secondary, "⏩"),
 }
-STALE = "That turn is already over; the tracker shows where the fight is now."
+STALE = N_("That turn is already over; the tracker shows where the fight is now.")
 
 
 class TrackerButton(
@@ -141,7 +142,7 @@ class TrackerButton(
         label, style, emoji = TRACKER_ACTIONS[action]
         custom_id = f"th:tracker:{action}" + (f":{key}" if key else "")
         super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, custom_id=custom_id)
+            discord.ui.Button(label=_(label), style=style, emoji=emoji, custom_id=custom_id)
         )
         self.action = action
         self.key = key
@@ -178,7 +179,7 @@ class TrackerButton(
                 return True
         await interaction.response.edit_message(view=None)
         await interaction.followup.send(
-            "This encounter is over; its buttons no longer do anything.", ephemeral=True
+            _("This encounter is over; its buttons no longer do anything."), ephemeral=True
         )
         return False
 

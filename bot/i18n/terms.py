@@ -41,3 +41,5 @@ MODIFIERS = (
     N_("Penetration"),
 )
 LISTS = (N_("or"), N_("and"))  # the last word of a list of names (bot.render.text.name_list)
+FLOWS = (N_("compact"), N_("full"))  # an encounter's flow (the tracker's footer)
+ACTIONS = (N_("Haste"), N_("Wait"), N_("Hold"), N_("Act"))

@@ -6,21 +6,21 @@ import re
 
 import discord
 
-from bot.i18n import _, n_
+from bot.i18n import N_, _, n_
 from bot.rules.dice import ExpressionRoll
 from bot.rules.grit import die_of, grit_level
 from bot.rules.models import Combatant, Encounter
 
 PHASE_NAMES = {
-    "start": "Start",
-    "question": "Question",
-    "declaration": "Declaration",
-    "initiative": "Initiative",
-    "reaction": "Reaction",
-    "resolution": "Resolution",
-    "counter": "Counter",
-    "cleanup": "Cleanup",
-    "summary": "Summary",
+    "start": N_("Start"),
+    "question": N_("Question"),
+    "declaration": N_("Declaration"),
+    "initiative": N_("Initiative"),
+    "reaction": N_("Reaction"),
+    "resolution": N_("Resolution"),
+    "counter": N_("Counter"),
+    "cleanup": N_("Cleanup"),
+    "summary": N_("Summary"),
 }
 GRIT_BAR_WIDTH = 10
 _MASKED_LINK = re.compile(r"(?<!\\)\[(?=[^\[\]\n]*\]\()")  # the "[" of "[text](url)"
@@ -89,5 +89,8 @@ def actions_pips(actions_left: int) -> str:
 
 def phase_title(encounter: Encounter) -> str:
     """Return the tracker's title: round and phase."""
-    round_name = "Round zero (ambush)" if encounter.round == 0 else f"Round {encounter.round}"
-    return f"{round_name} · {PHASE_NAMES[encounter.phase]}"
+    if encounter.round == 0:
+        round_name = _("Round zero (ambush)")
+    else:
+        round_name = _("Round {round}", round=encounter.round)
+    return f"{round_name} · {_(PHASE_NAMES[encounter.phase])}"

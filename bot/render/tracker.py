@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_, _
 from bot.outbox import DESCRIPTION_LIMIT, FIELD_LIMIT, split_text
 from bot.render.fortune import declaration_mark
 from bot.render.known_powers import buff_mark
@@ -24,23 +25,23 @@ POINTERS = frozenset((ACTING, ACTED, TO_ACT, WAITING, HOLDING, BROKEN, NO_TURN, 
 SIDES = {"party": "🟦", "foes": "🟥"}
 # The one-line legend names only the marks a tracker shows, in this order.
 LEGEND = {
-    ACTING: "acting",
-    ACTED: "acted",
-    TO_ACT: "to act",
-    WAITING: "waiting",
-    HOLDING: "holding",
-    BROKEN: "Broken",
-    NO_TURN: "no turn",
-    STANDING: "standing",
-    SIDES["party"]: "party",
-    SIDES["foes"]: "foes",
-    "👁": "hidden from players",
+    ACTING: N_("acting"),
+    ACTED: N_("acted"),
+    TO_ACT: N_("to act"),
+    WAITING: N_("waiting"),
+    HOLDING: N_("holding"),
+    BROKEN: N_("Broken"),
+    NO_TURN: N_("no turn"),
+    STANDING: N_("standing"),
+    SIDES["party"]: N_("party"),
+    SIDES["foes"]: N_("foes"),
+    "👁": N_("hidden from players"),
 }
 MODE_TEXT = {
-    "fortune": "fortune: initiative rolled each round",
-    "finesse": "finesse: the order by Finesse",
-    "sides": "sides: one roll per side",
-    "once": "once: initiative rolled at the start",
+    "fortune": N_("Fortune: initiative rolled each round"),
+    "finesse": N_("Finesse: the order by Finesse"),
+    "sides": N_("Sides: one roll per side"),
+    "once": N_("Once: initiative rolled at the start"),
 }
 
 
@@ -65,9 +66,9 @@ def marks(combatant: Combatant, encounter: Encounter) -> list[str]:
     """Return the tracker's marks for a combatant: Haste, acts out of turn, Prone, Specials…"""
     found = []
     if combatant.hasted:
-        found.append("⚡ Haste")
+        found.append("⚡ " + _("Haste"))
     if combatant.acted_out_of_turn:
-        found.append("↪ acted out of turn")
+        found.append("↪ " + _("acted out of turn"))
     for target in combatant.sacrifices:
         found.append(f"✚ +{sacrifice_bonus(combatant, target)} {target}")
     if combatant.prone:
@@ -111,14 +112,17 @@ def legend(lines: list[str], mode: str = "fortune") -> str:
     pointers = {line.split(" ", 1)[0] for line in lines if line}
     text = "\n".join(lines)
     shown = [
-        f"{mark} {meaning}"
+        f"{mark} {_(meaning)}"
         for mark, meaning in LEGEND.items()
         if (mark in pointers if mark in POINTERS else mark in text)
     ]
-    hold = f"{HOLDING} {LEGEND[HOLDING]}"
+    hold = f"{HOLDING} {_(LEGEND[HOLDING])}"
     if hold in shown:  # what holding gives at the next order [003, GAME.md §5]
-        bonus = "+10 initiative" if mode == "fortune" else "first in the order"
-        shown[shown.index(hold)] = f"{hold} ({bonus} next time)"
+        if mode == "fortune":
+            bonus = _("{hold} (+10 initiative next time)", hold=hold)
+        else:
+            bonus = _("{hold} (first in the order next time)", hold=hold)
+        shown[shown.index(hold)] = bonus
     return "*" + " · ".join(shown) + "*" if shown else ""
 
 
@@ -140,8 +144,8 @@ def fit_lines(lines: list[str], limit: int, keep: int = 0) -> str:
         used += len(lines[start]) + 1
     shown = lines[start:end]
     above, below = start, len(lines) - end
-    head = [f"*… {above} above*"] if above else []
-    tail = [f"*… {below} more — `/init list` shows them*"] if below else []
+    head = ["*" + _("… {n} above", n=above) + "*"] if above else []
+    tail = ["*" + _("… {n} more — `/init list` shows them", n=below) + "*"] if below else []
     return "\n".join(head + shown + tail)
 
 
@@ -169,26 +173,27 @@ def _lines(encounter: Encounter, gm_view: bool, *, ended: bool = False) -> list[
         )
     if waiting:
         lines.append("")
-        lines.append("**Waiting** — may `/act` at any moment this round:")
+        lines.append(_("**Waiting** — may `/act` at any moment this round:"))
         for combatant in waiting:
             acting = actor is not None and actor.id == combatant.id
             lines.append(combatant_line(combatant, encounter, acting=acting, exact=gm_view))
     if not shown:
         lines.append(
-            "*No combatants yet — the GM adds them with `/init add`, players `/init join`.*"
+            "*"
+            + _("No combatants yet — the GM adds them with `/init add`, players `/init join`.")
+            + "*"
         )
     return lines
 
 
 def _footer(encounter: Encounter, gm_view: bool) -> str:
     """Return the footer: how the order is found, the flow, and whose view this is."""
-    view = (
-        "GM view: exact Grit, hidden NPCs marked 👁"
-        if gm_view
-        else "NPCs' Grit shown as level and die"
-    )
-    mode = MODE_TEXT[encounter.mode]
-    return f"{mode[0].upper()}{mode[1:]} · {encounter.flow} flow · {view}"
+    if gm_view:
+        view = _("GM view: exact Grit, hidden NPCs marked 👁")
+    else:
+        view = _("NPCs' Grit shown as level and die")
+    flow = _("{flow} flow", flow=_(encounter.flow))
+    return f"{_(MODE_TEXT[encounter.mode])} · {flow} · {view}"
 
 
 def _embed(
@@ -200,10 +205,14 @@ def _embed(
         title=phase_title(encounter) + page, description=description, colour=TRACKER_COLOUR
     )
     if actor is not None and (gm_view or not actor.hidden):
-        note = "acting out of turn" if encounter.acting_now == actor.id else "to act"
-        embed.add_field(name="Now", value=f"**{name_text(actor.name)}** {note}", inline=False)
+        name = name_text(actor.name)
+        if encounter.acting_now == actor.id:
+            note = _("**{name}** acting out of turn", name=name)
+        else:
+            note = _("**{name}** to act", name=name)
+        embed.add_field(name=_("Now"), value=note, inline=False)
     elif actor is not None:  # a hidden NPC's turn: the table waits for the GM, who was pinged
-        embed.add_field(name="Now", value="The GM's turn", inline=False)
+        embed.add_field(name=_("Now"), value=_("The GM's turn"), inline=False)
     embed.set_footer(text=_footer(encounter, gm_view))
     return embed
 
@@ -235,7 +244,9 @@ def tracker_pages(encounter: Encounter, *, gm_view: bool) -> list[discord.Embed]
     if len(pieces) == 1:
         return [_embed(encounter, pieces[0], gm_view=gm_view)]
     return [
-        _embed(encounter, piece, gm_view=gm_view, page=f" · page {n}/{len(pieces)}")
+        _embed(
+            encounter, piece, gm_view=gm_view, page=" · " + _("page {n}/{of}", n=n, of=len(pieces))
+        )
         for n, piece in enumerate(pieces, start=1)
     ]
 
@@ -252,14 +263,12 @@ def standings_lines(encounter: Encounter) -> list[str]:
     broken = [c for c in shown if is_broken(c)]
     lines = []
     if standing:
-        lines.append(
-            "Standing: "
-            + ", ".join(
-                f"{name_text(c.name)} ({grit_text(c, exact=not c.is_npc)})" for c in standing
-            )
+        names = ", ".join(
+            f"{name_text(c.name)} ({grit_text(c, exact=not c.is_npc)})" for c in standing
         )
+        lines.append(_("Standing: {names}", names=names))
     if broken:
-        lines.append("Broken: " + ", ".join(name_text(c.name) for c in broken))
+        lines.append(_("Broken: {names}", names=", ".join(name_text(c.name) for c in broken)))
     return lines
 
 
@@ -267,7 +276,7 @@ def ended_embed(encounter: Encounter) -> discord.Embed:
     """Render the tracker once the encounter has ended: nobody acts, the standings below."""
     lines = _lines(encounter, False, ended=True)
     embed = discord.Embed(
-        title=f"Encounter ended after round {encounter.round}",
+        title=_("Encounter ended after round {round}", round=encounter.round),
         description=_with_legend(lines, encounter.mode, DESCRIPTION_LIMIT),
         colour=ENDED_COLOUR,
     )
@@ -275,11 +284,12 @@ def ended_embed(encounter: Encounter) -> discord.Embed:
     if len(standings) > FIELD_LIMIT:  # every name is in the final standings posted below
         shown = [c for c in encounter.combatants if not c.hidden]
         broken = sum(1 for c in shown if is_broken(c))
-        standings = (
-            f"{len(shown) - broken} standing, {broken} Broken: every name is in the final "
-            "standings below."
+        standings = _(
+            "{standing} standing, {broken} Broken: every name is in the final standings below.",
+            standing=len(shown) - broken,
+            broken=broken,
         )
     if standings:
-        embed.add_field(name="Summary", value=standings, inline=False)
-    embed.set_footer(text="This encounter is over; /init start opens a new one.")
+        embed.add_field(name=_("Summary"), value=standings, inline=False)
+    embed.set_footer(text=_("This encounter is over; /init start opens a new one."))
     return embed

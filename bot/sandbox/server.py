@@ -1268,6 +1268,15 @@ class LoopbackDiscord:
         msg = self.messages[msg] if isinstance(msg, int) else msg
         self._set_pinned(msg, False)
 
+    def set_preferred_locale(self, locale: str, guild: Guild | None = None) -> None:
+        """Change a server's language as its owner does in Server Settings; the bot gets GUILD_UPDATE."""
+        guild = guild or self.guild
+        guild.preferred_locale = locale
+        session = self._session_for(guild.id)
+        if session is not None:  # GUILD_UPDATE carries the guild as `id`, not `guild_id`
+            self.stats.dispatches += 1
+            session.dispatch("GUILD_UPDATE", guild.payload())
+
     def speak(self, locale: str) -> None:
         """Make every guild prefer this locale and every person's client use it (`--locale de`)."""
         for guild in self.guilds.values():

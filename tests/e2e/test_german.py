@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.sandbox.client import SandboxTable
-from tests.e2e.helpers import script, unmentioned
+from tests.e2e.helpers import script, tracker, unmentioned
 from tests.scripted import d20
 
 pytestmark = pytest.mark.e2e
@@ -114,7 +114,7 @@ async def test_settings_language_makes_the_table_german_for_everyone(fight) -> N
 
 async def test_the_servers_discord_locale_is_the_default(table: SandboxTable) -> None:
     """A server whose Discord locale is German reads the table in German without a setting."""
-    table.server.guild.preferred_locale = "de"
+    table.server.set_preferred_locale("de")
     script(table, d20(3))
     rolled = await table.user("bob").run("/roll expression:1d20")
     assert rolled.content == "🎲 **Bob** würfelt 1d20 (3) = `3`"
@@ -126,7 +126,7 @@ async def test_the_servers_discord_locale_is_the_default(table: SandboxTable) ->
 
 async def test_english_setting_overrides_a_german_server(table: SandboxTable) -> None:
     """/settings language en keeps a German server's table English."""
-    table.server.guild.preferred_locale = "de"
+    table.server.set_preferred_locale("de")
     await table.user("admin").run("/settings language language:en")
     script(table, d20(3))
     rolled = await table.user("bob").run("/roll expression:1d20")
@@ -145,7 +145,7 @@ async def test_grit_lines_follow_the_table_and_go_german_into_the_round_log(
     table: SandboxTable,
 ) -> None:
     """At a German server the GM's (English client) damage line and its log entry were not German."""
-    table.server.guild.preferred_locale = "de"
+    table.server.set_preferred_locale("de")
     gm = table.user("gm")
     await gm.run("/init start mode:finesse")
     await gm.run("/init add name:Goblin grit:4")
@@ -158,3 +158,31 @@ async def test_grit_lines_follow_the_table_and_go_german_into_the_round_log(
     async with state.channel(table.channel("table-1").channel.id) as channel:
         entries = await channel.round_log(channel.require_encounter().round)
     assert entries[-1].line == reply.content
+
+
+async def test_the_pinned_tracker_follows_the_servers_language(fast) -> None:
+    """At a German server the pinned tracker was not German (title, marks, legend, footer)."""
+    fast.server.set_preferred_locale("de")
+    gm = fast.user("gm")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Goblin finesse:2")
+    await fast.user("alice").run("/init join character:Mira finesse:3")
+    await gm.run("/init next")
+    shown = await tracker(fast)
+    assert "Runde 1 · Initiative" in shown
+    assert "Jetzt: Mira ist am Zug" in shown
+    assert "▶ handelt" in shown and "🟥 Gegner" in shown
+    assert "Finesse: die Reihenfolge nach Finesse" in shown
+    assert "Grit der NSC als Stufe und Würfel" in shown
+    assert "Round" not in shown and "to act" not in shown
+    assert "[1 ⏭ Weiter] [2 ⏸ Warten] [3 ⏩ Halten]" in shown
+
+
+async def test_an_english_server_keeps_an_english_tracker_for_german_players(fast) -> None:
+    """A German player's command did not leave an English server's tracker English."""
+    gm = fast.user("gm")
+    await gm.run("/init start mode:finesse")
+    await fast.user("alice", locale="de").run("/init join character:Mira finesse:3")
+    await gm.run("/init next")
+    shown = await tracker(fast)
+    assert "Round 1" in shown and "Now: Mira to act" in shown
