@@ -296,12 +296,13 @@ class Initiative(
             )
             opener = name_text(interaction.user.display_name)
             table.note(f"{opener} opens the encounter ({mode}, {flow}).", kind="detail")
-            table.say(
+            started = (
                 f"Encounter started — mode **{mode}**, flow **{flow}**; the tracker is pinned "
                 "in this channel. The GM adds foes with `/init add`, players `/init join`. "
-                + opening_text(table.encounter),
-                log=False,
             )
+            encounter = table.encounter
+            # The opening line is rendered in the table's language, when the table says it.
+            table.say(lambda gm_view: started + opening_text(encounter), log=False)
 
     @app_commands.command(
         name="add", description="Add NPCs (or, with controller, a player's combatant)"
@@ -361,8 +362,13 @@ class Initiative(
                 text = f"Added hidden: {names}. Players do not see them until `/init reveal`."
             else:
                 text = f"Added {names}."
-            when = [first_turn_text(encounter, c) for c in added]
-            table.say(" ".join([text, *filter(None, when)]), about=added, log=False)
+            table.say(
+                lambda gm_view: " ".join(
+                    [text, *filter(None, (first_turn_text(encounter, c) for c in added))]
+                ),
+                about=added,
+                log=False,
+            )
             if template is not None:
                 items = len(template.items)
                 table.tell(
@@ -415,9 +421,13 @@ class Initiative(
             joining = _joining(sheet, character or user.display_name, user.id, typed)
             flow.add_combatant(encounter, joining, self.bot.rng)
             joined = f"**{name_text(joining.name)}** joins the fight."
-            when = first_turn_text(encounter, joining)
             table.say(
-                f"{joined} {when}" if when else joined, about=joining, log=joined, kind="detail"
+                lambda gm_view: " ".join(
+                    filter(None, [joined, first_turn_text(encounter, joining)])
+                ),
+                about=joining,
+                log=joined,
+                kind="detail",
             )
 
     @app_commands.command(name="remove", description="Take a combatant out of the fight")

@@ -186,3 +186,34 @@ async def test_an_english_server_keeps_an_english_tracker_for_german_players(fas
     await gm.run("/init next")
     shown = await tracker(fast)
     assert "Round 1" in shown and "Now: Mira to act" in shown
+
+
+async def test_turns_and_the_round_summary_follow_the_server(fast) -> None:
+    """At a German server the turn announcements and the round's summary were not German."""
+    fast.server.set_preferred_locale("de")
+    gm = fast.user("gm")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Goblin finesse:2")
+    await fast.user("alice").run("/init join character:Mira finesse:3")
+    first = await gm.run("/init next")
+    assert unmentioned(first.content).splitlines() == [
+        "Initiative: Mira (3), Goblin (2)",
+        "**Mira** ist am Zug — würfelt d20, 2 Aktionen <@{}>".format(fast.user("alice").id),
+    ]
+    await gm.run("/init next")
+    ended = await gm.run("/init next")
+    assert unmentioned(ended.content).splitlines()[0] == "Runde 1 endet."
+    assert ended.embeds[0]["title"] == "Übersicht der Runde 1"
+    assert ended.embeds[0]["description"].startswith("Außer den Zügen ist nichts geschehen.")
+
+
+async def test_a_german_player_ending_a_turn_at_an_english_table_reads_english_turns(fast) -> None:
+    """A German player's /init next at an English table announced the next turn in German."""
+    gm = fast.user("gm")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Goblin finesse:2")
+    alice = fast.user("alice", locale="de")
+    await alice.run("/init join character:Mira finesse:3")
+    await gm.run("/init next")
+    passed = await alice.run("/init next")
+    assert unmentioned(passed.content) == "**Goblin**'s turn — rolls d20, 2 actions"
