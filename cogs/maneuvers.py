@@ -71,7 +71,11 @@ class Maneuvers(commands.Cog):
             watcher = None
             if hid.perceiver_id is not None:
                 watcher = flow.by_id(table.encounter, hid.perceiver_id).name
-            table.say(hid_text(hider.name, hid, watcher), about=hider, log=hid_log(hider.name, hid))
+            table.say(
+                lambda gm_view: hid_text(hider.name, hid, watcher),
+                about=hider,
+                log=lambda gm_view: hid_log(hider.name, hid),
+            )
 
     @app_commands.guild_only()
     @app_commands.command(
@@ -88,7 +92,7 @@ class Maneuvers(commands.Cog):
         async with at_table(interaction) as table:
             taker = table.pick(combatant, "act")
             took = take_full_cover(table.encounter, taker, forced=table.forcing(force))
-            table.say(cover_text(taker.name, took), about=taker)
+            table.say(lambda gm_view: cover_text(taker.name, took), about=taker)
 
     @app_commands.guild_only()
     @app_commands.command(
@@ -109,7 +113,9 @@ class Maneuvers(commands.Cog):
             engaged = engage_target(
                 table.encounter, closer, foe, self.bot.rng, forced=table.forcing(force)
             )
-            table.say(engaged_text(closer.name, foe.name, engaged), about=(closer, foe))
+            table.say(
+                lambda gm_view: engaged_text(closer.name, foe.name, engaged), about=(closer, foe)
+            )
 
     @app_commands.guild_only()
     @app_commands.command(name="breakaway", description="Break away from engagement or a grapple")
@@ -126,7 +132,7 @@ class Maneuvers(commands.Cog):
             broke = break_away(table.encounter, leaver, self.bot.rng, forced=table.forcing(force))
             names = {c.id: c.name for c in table.encounter.combatants}
             about = [leaver, *(flow.by_id(table.encounter, h.combatant_id) for h in broke.holders)]
-            table.say(broke_away_text(leaver.name, broke, names), about=about)
+            table.say(lambda gm_view: broke_away_text(leaver.name, broke, names), about=about)
 
     @app_commands.guild_only()
     @app_commands.command(
@@ -143,7 +149,7 @@ class Maneuvers(commands.Cog):
         async with at_table(interaction) as table:
             guarder = table.pick(combatant, "act")
             guarded = guard(table.encounter, guarder, forced=table.forcing(force))
-            table.say(guarded_text(guarder.name, guarded), about=guarder)
+            table.say(lambda gm_view: guarded_text(guarder.name, guarded), about=guarder)
 
     @essence.command(name="use", description="Use an essence: only one is active at a time")
     @app_commands.describe(
@@ -176,7 +182,7 @@ class Maneuvers(commands.Cog):
                 attacks=attacks,
                 forced=table.forcing(force),
             )
-            table.say(essence_used_text(user.name, used), about=user)
+            table.say(lambda gm_view: essence_used_text(user.name, used), about=user)
 
     @essence.command(name="end", description="End the active essence")
     @app_commands.describe(combatant=WHO)
@@ -186,7 +192,7 @@ class Maneuvers(commands.Cog):
     ) -> None:
         async with at_table(interaction) as table:
             user = table.pick(combatant, "act")
-            table.say(essence_ended_text(user.name, end_essence(user)), about=user)
+            table.say(lambda gm_view: essence_ended_text(user.name, end_essence(user)), about=user)
 
 
 async def setup(bot: Tablehand) -> None:

@@ -68,7 +68,6 @@ NOT_YET_WRAPPED = (
     "bot/render/effects.py",
     "bot/render/fortune.py",
     "bot/render/log.py",
-    "bot/render/maneuvers.py",
     "bot/render/powers.py",
     "bot/rules/*",
     "bot/sheets.py",
@@ -82,7 +81,6 @@ NOT_YET_WRAPPED = (
     "cogs/effects.py",
     "cogs/fortune.py",
     "cogs/initiative.py",
-    "cogs/maneuvers.py",
     "cogs/powers.py",
 )
 # Of those, the cogs whose commands are translated all the same (names, descriptions,

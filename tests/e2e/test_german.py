@@ -217,3 +217,23 @@ async def test_a_german_player_ending_a_turn_at_an_english_table_reads_english_t
     await gm.run("/init next")
     passed = await alice.run("/init next")
     assert unmentioned(passed.content) == "**Goblin**'s turn — rolls d20, 2 actions"
+
+
+async def test_maneuvers_follow_the_server(fast) -> None:
+    """At a German server /cover and /essence use (German names) did not answer in German."""
+    fast.server.set_preferred_locale("de")
+    gm = fast.user("gm")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Goblin finesse:2")
+    alice = fast.user("alice", locale="de")
+    await alice.run("/init join character:Mira finesse:3")
+    await gm.run("/init next")
+    covered = await alice.run("/deckung")
+    assert covered.content == (
+        "🛡 Mira geht in volle Deckung (eine Aktion, 1 übrig): Deckung 4 (+20) gegen "
+        "Fernangriffe, bis es angreift oder sich bewegt."
+    )
+    used = await alice.run("/essenz nutzen name:Elixir art:tonic runden:2")
+    assert (
+        used.content == "🧪 Mira nutzt Elixir (Tonikum): aktiv für 2 Runden — eine Essenz zur Zeit."
+    )
