@@ -110,7 +110,9 @@ def wait(table: Table, name: str | None) -> None:
     encounter = table.encounter
     round_number = encounter.round  # the last wait of a round ends it
     waited = fortune.wait(encounter, combatant, table.bot.hooks)
-    table.say(wait_text(combatant), about=combatant, round=round_number, kind="turn")
+    table.say(
+        lambda gm_view: wait_text(combatant), about=combatant, round=round_number, kind="turn"
+    )
     if waited.own_turn:
         table.announce(announce(encounter, waited.step))  # the next turn
 
@@ -119,7 +121,7 @@ def hold(table: Table, name: str | None) -> None:
     """Hold: a waiting combatant carries into the next round."""
     combatant = table.pick(name, "act", wanted=lambda c: c.waiting)
     held = fortune.hold(table.encounter, combatant)
-    table.say(hold_text(combatant, held), about=combatant, kind="turn")
+    table.say(lambda gm_view: hold_text(combatant, held), about=combatant, kind="turn")
 
 
 TRACKER_ACTIONS = {

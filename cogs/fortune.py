@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot import turns
 from bot.attacks import prompt_of, refresh_prompt
 from bot.render.fortune import declared_text, haste_text, sacrifice_text, undeclared_text
+from bot.render.maneuvers import forced_note
 from bot.render.turns import announce
 from bot.rules import attack_flow, declarations, fortune
 from bot.rules.acting import on_turn
@@ -56,7 +57,7 @@ class Fortune(commands.Cog):
         async with at_table(interaction) as table:
             chosen = table.pick(combatant, "act")
             hasted = fortune.haste(table.encounter, chosen)
-            table.say(haste_text(chosen, hasted), about=chosen, kind="turn")
+            table.say(lambda gm_view: haste_text(chosen, hasted), about=chosen, kind="turn")
 
     @app_commands.guild_only()
     @app_commands.command(
@@ -113,10 +114,13 @@ class Fortune(commands.Cog):
             encounter = table.encounter
             forced = table.forcing(force)
             result, answered = attack_flow.sacrifice(encounter, chosen, for_, forced=forced)
-            text = sacrifice_text(chosen, result, encounter.round)
-            if answered is None and forced and not on_turn(encounter, chosen):
-                text += " Out of turn: forced by the GM."
-            table.say(text, about=chosen, kind="turn")
+            out_of_turn = answered is None and forced and not on_turn(encounter, chosen)
+            number = encounter.round
+            table.say(
+                lambda gm_view: sacrifice_text(chosen, result, number) + forced_note(out_of_turn),
+                about=chosen,
+                kind="turn",
+            )
             prompt = prompt_of(encounter, answered, [], None) if answered else None
         if answered is not None and prompt is not None:
             bot = self.bot
@@ -159,7 +163,7 @@ class Fortune(commands.Cog):
                 long_type=long_type,
                 forced=table.forcing(force),
             )
-            table.say(declared_text(chosen, declared), about=chosen, kind="declare")
+            table.say(lambda gm_view: declared_text(chosen, declared), about=chosen, kind="declare")
 
     @app_commands.guild_only()
     @app_commands.command(
@@ -173,7 +177,9 @@ class Fortune(commands.Cog):
         async with at_table(interaction) as table:
             chosen = table.pick(combatant, "act")
             undeclared = declarations.undeclare(table.encounter, chosen)
-            table.say(undeclared_text(chosen, undeclared), about=chosen, kind="declare")
+            table.say(
+                lambda gm_view: undeclared_text(chosen, undeclared), about=chosen, kind="declare"
+            )
 
 
 async def setup(bot: Tablehand) -> None:

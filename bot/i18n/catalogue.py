@@ -66,7 +66,6 @@ NOT_YET_WRAPPED = (
     "bot/render/attacks.py",  # /roll's and /check's lines are wrapped; attacks' are not yet
     "bot/render/characters.py",
     "bot/render/effects.py",
-    "bot/render/fortune.py",
     "bot/render/log.py",
     "bot/render/powers.py",
     "bot/rules/*",
@@ -79,7 +78,6 @@ NOT_YET_WRAPPED = (
     "cogs/attacks.py",
     "cogs/characters.py",
     "cogs/effects.py",
-    "cogs/fortune.py",
     "cogs/initiative.py",
     "cogs/powers.py",
 )

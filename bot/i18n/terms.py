@@ -44,3 +44,5 @@ LISTS = (N_("or"), N_("and"))  # the last word of a list of names (bot.render.te
 FLOWS = (N_("compact"), N_("full"))  # an encounter's flow (the tracker's footer)
 ACTIONS = (N_("Haste"), N_("Wait"), N_("Hold"), N_("Act"))
 ESSENCES = (N_("elixir"), N_("tonic"), N_("salve"), N_("balm"))  # an essence's kind
+SACRIFICE_FOR = (N_("attack"), N_("defense"), N_("check"))  # what a Sacrifice's +3 is for
+LONG_ACTIONS = (N_("focused"), N_("cumulative"))  # a long action's kind

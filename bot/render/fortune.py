@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import N_, _, n_
 from bot.render.text import name_text
 from bot.rules.declarations import Declared, Undeclared
 from bot.rules.fortune import Hasted, Held
@@ -11,17 +12,17 @@ from bot.rules.models import Combatant, Declaration, InitiativeMode
 # Why Haste and Hold are a place in the order, not a bonus, outside fortune [GAME.md §5, bot].
 NO_BONUS_BECAUSE: dict[InitiativeMode, str] = {
     "fortune": "",
-    "finesse": "finesse mode rolls no initiative",
-    "sides": "sides mode rolls once per side",
-    "once": "once mode keeps the fight's first roll",
+    "finesse": N_("finesse mode rolls no initiative"),
+    "sides": N_("sides mode rolls once per side"),
+    "once": N_("once mode keeps the fight's first roll"),
 }
 KIND_NAMES = {
-    "primary": "primary",
-    "sub": "sub-action",
-    "movement": "movement",
-    "fast": "fast action",
-    "long": "long action",
-    "minor": "minor act",
+    "primary": N_("primary"),
+    "sub": N_("sub-action"),
+    "movement": N_("movement"),
+    "fast": N_("fast action"),
+    "long": N_("long action"),
+    "minor": N_("minor act"),
 }
 
 
@@ -31,54 +32,77 @@ def _text(text: str) -> str:
 
 
 def _actions(count: int) -> str:
-    return f"{count} action{'s' if count != 1 else ''}"
+    return n_("{n} action", "{n} actions", count)
 
 
 def haste_text(combatant: Combatant, hasted: Hasted) -> str:
     """Return "Mira hastes: +3 initiative when round 2's initiative is rolled; one action"."""
     if hasted.bonus is not None:
-        effect = f"+{hasted.bonus} initiative when round {hasted.round}'s initiative is rolled"
-    else:
-        effect = (
-            f"{NO_BONUS_BECAUSE[hasted.mode]}, so Haste puts it at the front of "
-            f"round {hasted.round}'s order instead of +3"
+        effect = _(
+            "+{bonus} initiative when round {round}'s initiative is rolled",
+            bonus=hasted.bonus,
+            round=hasted.round,
         )
-    return f"⚡ **{name_text(combatant.name)}** hastes: {effect}; only {_actions(hasted.actions)} this round."
+    else:
+        effect = _(
+            "{because}, so Haste puts it at the front of round {round}'s order instead of +3",
+            because=_(NO_BONUS_BECAUSE[hasted.mode]),
+            round=hasted.round,
+        )
+    return _(
+        "⚡ **{name}** hastes: {effect}; only {actions} this round.",
+        name=name_text(combatant.name),
+        effect=effect,
+        actions=_actions(hasted.actions),
+    )
 
 
 def wait_text(combatant: Combatant) -> str:
     """Return the line for a Wait declared before the combatant's turn."""
-    return (
-        f"⏸ **{name_text(combatant.name)}** waits: its turn is passed over, and it may `/act` "
-        "at any moment this round."
+    return _(
+        "⏸ **{name}** waits: its turn is passed over, and it may `/act` at any moment this round.",
+        name=name_text(combatant.name),
     )
 
 
 def hold_text(combatant: Combatant, held: Held) -> str:
     """Return "Orc holds into round 2: +10 initiative then; …"."""
     if held.bonus is not None:
-        effect = f"+{held.bonus} initiative then"
+        effect = _("+{bonus} initiative then", bonus=held.bonus)
     else:
-        effect = f"it goes first then ({NO_BONUS_BECAUSE[held.mode]})"
+        effect = _("it goes first then ({because})", because=_(NO_BONUS_BECAUSE[held.mode]))
     lost = ""
     if held.actions_lost:
-        verb = "is" if held.actions_lost == 1 else "are"
-        lost = f"; the {_actions(held.actions_lost)} it had left this round {verb} lost"
-    return f"⏩ **{name_text(combatant.name)}** holds into round {held.into_round}: {effect}{lost}."
+        lost = n_(
+            "; the {n} action it had left this round is lost",
+            "; the {n} actions it had left this round are lost",
+            held.actions_lost,
+        )
+    return _(
+        "⏩ **{name}** holds into round {round}: {effect}{lost}.",
+        name=name_text(combatant.name),
+        round=held.into_round,
+        effect=effect,
+        lost=lost,
+    )
 
 
 def sacrifice_text(combatant: Combatant, sacrificed: Sacrifice, round_number: int) -> str:
     """Return "Mira sacrifices an action: +3 to attack for the rest of round 1 (1 action left)"."""
-    return (
-        f"✚ **{name_text(combatant.name)}** sacrifices an action: +{sacrificed.bonus} to "
-        f"{sacrificed.target} for the rest of round {round_number} "
-        f"({_actions(sacrificed.actions_left)} left)."
+    return _(
+        "✚ **{name}** sacrifices an action: +{bonus} to {target} for the rest of round {round} "
+        "({actions} left).",
+        name=name_text(combatant.name),
+        bonus=sacrificed.bonus,
+        target=_(sacrificed.target),
+        round=round_number,
+        actions=_actions(sacrificed.actions_left),
     )
 
 
 def declaration_mark(declaration: Declaration) -> str:
     """Return the tracker's mark for a declaration: "📝 primary: Attack the goblin"."""
-    return f"📝 {KIND_NAMES[declaration.kind]}: {_text(declaration.text)}"
+    return f"📝 {_(KIND_NAMES[declaration.kind])}: {_text(declaration.text)}"
 
 
 def declared_text(combatant: Combatant, declared: Declared) -> str:
@@ -87,50 +111,87 @@ def declared_text(combatant: Combatant, declared: Declared) -> str:
     if declared.started is not None:
         action = declared.started
         if action.kind == "cumulative":
-            how = "each main action spent on it adds 1; an attack that round hits automatically"
+            how = _("each main action spent on it adds 1; an attack that round hits automatically")
         else:
-            how = "a round of full attention each; an attack resets it and gets no defense"
-        return (
-            f"⏳ {name} starts a long action: {_text(action.name)} "
-            f"({action.kind}, 0/{action.rounds} — {how})."
+            how = _("a round of full attention each; an attack resets it and gets no defense")
+        return _(
+            "⏳ {name} starts a long action: {action} ({kind}, 0/{rounds} — {how}).",
+            name=name,
+            action=_text(action.name),
+            kind=_(action.kind),
+            rounds=action.rounds,
+            how=how,
         )
     if declared.progress is not None:
-        step = declared.progress
-        spent = _actions(step.actions_spent)
-        count = f"{step.progress}/{step.rounds}"
-        if step.completed:
-            return (
-                f"✅ {name} completes {_text(step.name)} ({count}, {spent} spent) and may use "
-                f"its remaining {_actions(combatant.actions_left)}."
-            )
-        if not step.added:
-            return (
-                f"⏳ {name} works on {_text(step.name)} ({spent} spent) but was attacked this "
-                f"round: no progress ({count})."
-            )
-        return f"⏳ {name} works on {_text(step.name)}: {count} ({spent} spent)."
+        return _progress_text(combatant, name, declared)
     if declared.planned is not None:
         action = declared.planned
-        return (
-            f"⏳ {name} will work on {_text(action.name)} this round "
-            f"({action.progress}/{action.rounds}): it is busy with it from now on, and adds to "
-            "it by declaring it again on its turn."
+        return _(
+            "⏳ {name} will work on {action} this round ({progress}/{rounds}): it is busy with it "
+            "from now on, and adds to it by declaring it again on its turn.",
+            name=name,
+            action=_text(action.name),
+            progress=action.progress,
+            rounds=action.rounds,
         )
+    return _declaration_text(name, declared)
+
+
+def _progress_text(combatant: Combatant, name: str, declared: Declared) -> str:
+    step = declared.progress
+    assert step is not None
+    fields = {
+        "name": name,
+        "action": _text(step.name),
+        "spent": _actions(step.actions_spent),
+        "count": f"{step.progress}/{step.rounds}",
+    }
+    if step.completed:
+        return _(
+            "✅ {name} completes {action} ({count}, {spent} spent) and may use its remaining "
+            "{left}.",
+            left=_actions(combatant.actions_left),
+            **fields,
+        )
+    if not step.added:
+        return _(
+            "⏳ {name} works on {action} ({spent} spent) but was attacked this round: "
+            "no progress ({count}).",
+            **fields,
+        )
+    return _("⏳ {name} works on {action}: {count} ({spent} spent).", **fields)
+
+
+def _declaration_text(name: str, declared: Declared) -> str:
     declaration = declared.declaration
+    text = _text(declaration.text)
     if declaration.kind == "minor":
         if declared.initiative_penalty is None:
-            return f"📝 {name}: {_text(declaration.text)} (a minor act: free)."
-        now = f" (initiative now {declared.initiative})" if declared.initiative is not None else ""
-        return (
-            f"📝 {name}: {_text(declaration.text)} — a minor act before its turn, −2 "
-            f"initiative ({declared.initiative_penalty} this round){now}."
+            return _("📝 {name}: {text} (a minor act: free).", name=name, text=text)
+        now = ""
+        if declared.initiative is not None:
+            now = " " + _("(initiative now {initiative})", initiative=declared.initiative)
+        return _(
+            "📝 {name}: {text} — a minor act before its turn, −2 initiative ({penalty} this "
+            "round){now}.",
+            name=name,
+            text=text,
+            penalty=declared.initiative_penalty,
+            now=now,
         )
     if declaration.kind == "fast":
-        return (
-            f"📝 {name} declares a fast action: {_text(declaration.text)} — it resolves at once "
-            "(player characters before NPCs)."
+        return _(
+            "📝 {name} declares a fast action: {text} — it resolves at once "
+            "(player characters before NPCs).",
+            name=name,
+            text=text,
         )
-    return f"📝 {name} declares: {_text(declaration.text)} ({KIND_NAMES[declaration.kind]})."
+    return _(
+        "📝 {name} declares: {text} ({kind}).",
+        name=name,
+        text=text,
+        kind=_(KIND_NAMES[declaration.kind]),
+    )
 
 
 def undeclared_text(combatant: Combatant, undeclared: Undeclared) -> str:
@@ -138,9 +199,16 @@ def undeclared_text(combatant: Combatant, undeclared: Undeclared) -> str:
     name = f"**{name_text(combatant.name)}**"
     if undeclared.abandoned is not None:
         action = undeclared.abandoned
-        return (
-            f"{name} abandons {_text(action.name)}: its progress "
-            f"({action.progress}/{action.rounds}) is lost."
+        return _(
+            "{name} abandons {action}: its progress ({progress}/{rounds}) is lost.",
+            name=name,
+            action=_text(action.name),
+            progress=action.progress,
+            rounds=action.rounds,
         )
     assert undeclared.withdrawn is not None
-    return f"{name} withdraws its declaration ({_text(undeclared.withdrawn.text)})."
+    return _(
+        "{name} withdraws its declaration ({text}).",
+        name=name,
+        text=_text(undeclared.withdrawn.text),
+    )

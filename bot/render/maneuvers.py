@@ -15,7 +15,7 @@ from bot.rules.stealth import Hid
 FORCED = N_("Out of turn: forced by the GM.")
 
 
-def _forced(forced: bool) -> str:
+def forced_note(forced: bool) -> str:
     return " " + _(FORCED) if forced else ""
 
 
@@ -57,7 +57,7 @@ def hid_text(name: str, hid: Hid, perceiver: str | None) -> str:
         roll=opposed_text(hid.roll),
         against=against,
         verdict=verdict,
-    ) + _forced(hid.forced)
+    ) + forced_note(hid.forced)
 
 
 def hid_log(name: str, hid: Hid) -> str:
@@ -75,13 +75,13 @@ def cover_text(name: str, took: TookCover) -> str:
         "against ranged attacks until it attacks or moves.",
         name=name_text(name),
         left=took.actions_left,
-    ) + _forced(took.forced)
+    ) + forced_note(took.forced)
 
 
 def engaged_text(name: str, target: str, engaged: Engaged) -> str:
     """Return an /engage: locked onto one space, or a close-in that failed."""
     name, target = name_text(name), name_text(target)
-    forced = _forced(engaged.forced)
+    forced = forced_note(engaged.forced)
     if engaged.close_in is None or engaged.threat is None:
         return (
             _(
@@ -105,7 +105,7 @@ def engaged_text(name: str, target: str, engaged: Engaged) -> str:
 
 def broke_away_text(name: str, broke: BrokeAway, names: dict[int, str]) -> str:
     """Return a break away: its roll against the best holder's, and who it is free of."""
-    forced = _forced(broke.forced)
+    forced = forced_note(broke.forced)
     cost = _("one action") if broke.action_spent else _("its one try this round")
     best = broke.best
     if best is not None:
@@ -156,7 +156,7 @@ def essence_used_text(name: str, used: EssenceUsed) -> str:
         essence=name_text(essence.name),
         kind=_(essence.kind),
         lasts=lasts,
-    ) + _forced(used.forced)
+    ) + forced_note(used.forced)
 
 
 def essence_ended_text(name: str, ended: EssenceEnded) -> str:

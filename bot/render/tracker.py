@@ -70,7 +70,7 @@ def marks(combatant: Combatant, encounter: Encounter) -> list[str]:
     if combatant.acted_out_of_turn:
         found.append("↪ " + _("acted out of turn"))
     for target in combatant.sacrifices:
-        found.append(f"✚ +{sacrifice_bonus(combatant, target)} {target}")
+        found.append(f"✚ +{sacrifice_bonus(combatant, target)} {_(target)}")
     if combatant.prone:
         found.append("Prone")
     for special in combatant.specials:

@@ -237,3 +237,26 @@ async def test_maneuvers_follow_the_server(fast) -> None:
     assert (
         used.content == "🧪 Mira nutzt Elixir (Tonikum): aktiv für 2 Runden — eine Essenz zur Zeit."
     )
+
+
+async def test_haste_wait_and_hold_in_german(fast) -> None:
+    """/eile, /warten and /halten (German names) did not answer in the German table's words."""
+    fast.server.set_preferred_locale("de")
+    gm = fast.user("gm")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Goblin finesse:2")
+    alice = fast.user("alice", locale="de")
+    await alice.run("/init join character:Mira finesse:3")
+    hasted = await alice.run("/eile")
+    assert hasted.content == (
+        "⚡ **Mira** eilt: der Finesse-Modus würfelt keine Initiative, also setzt Eile es statt +3 "
+        "an die Spitze der Reihenfolge von Runde 1; nur 1 Aktion in dieser Runde."
+    )
+    await gm.run("/init next")
+    waited = await alice.run("/warten")
+    assert unmentioned(waited.content).splitlines()[0] == (
+        "⏸ **Mira** wartet: Sein Zug wird übergangen, und es darf in dieser Runde jederzeit "
+        "/act nutzen."
+    )
+    held = await alice.run("/halten")
+    assert held.content.startswith("⏩ **Mira** hält bis in Runde 2: dann geht es zuerst")
