@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BadInput, NotAllowed, NotFound
+from bot.i18n import speaking
 from bot.render.attacks import (
     AUTO_NOTES,
     NO_CHOICE_NOTES,
@@ -346,18 +347,21 @@ def result_message(shown: Resolution) -> dict[str, Any]:
 
 
 async def show_result(
-    bot: Tablehand, channel_id: int, pending: PendingAttack, shown: Resolution
+    bot: Tablehand, channel_id: int, pending: PendingAttack, shown: Resolution, language: str
 ) -> None:
     """Turn an answered attack's prompt into its result (/defend, the timeout), as a click does.
 
-    A prompt deleted meanwhile (or never found) leaves the result posted below instead.
+    A prompt deleted meanwhile (or never found) leaves the result posted below instead. The
+    result speaks the table's `language`, whoever answered.
     """
+    with speaking(language):
+        result = result_message(shown)
     message = None
     with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
         message = await _prompt_message(bot, channel_id, pending)
     if message is not None:
         try:
-            await message.edit(**result_message(shown))
+            await message.edit(**result)
             return
         except discord.NotFound:
             pass  # deleted: the table still gets the result, below
@@ -365,7 +369,7 @@ async def show_result(
             return  # refused, or Discord is out of reach: the log and /init log have it
     if not bot.is_closed():
         with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
-            await bot.get_partial_messageable(channel_id).send(**result_message(shown))
+            await bot.get_partial_messageable(channel_id).send(**result)
 
 
 async def close_prompt(bot: Tablehand, channel_id: int, pending: PendingAttack, text: str) -> None:
@@ -446,7 +450,7 @@ async def defend(
     if settled is None:
         await close_prompt(bot, table.channel_id, pending, CALLED_OFF)
     else:
-        await show_result(bot, table.channel_id, pending, shown)
+        await show_result(bot, table.channel_id, pending, shown, table.language)
 
 
 def reactor(
@@ -606,7 +610,9 @@ class DefenseButton(
             return
         # The prompt becomes the result, through the click's own answer: no channel edit is
         # spent, so the tracker keeps the channel's edit budget.
-        await interaction.response.edit_message(**result_message(shown))
+        with speaking(table.language):  # the channel reads it, whoever clicked
+            result = result_message(shown)
+        await interaction.response.edit_message(**result)
 
     def _pending(self, table: Table, interaction: discord.Interaction) -> PendingAttack:
         pending = find_pending(table.encounter, self.attack_id)
@@ -728,7 +734,7 @@ async def resolve_by_default(bot: Tablehand, channel_id: int, attack_id: str) ->
     if settled is None:
         await close_prompt(bot, channel_id, pending, CALLED_OFF)
     else:
-        await show_result(bot, channel_id, pending, shown)
+        await show_result(bot, channel_id, pending, shown, table.language)
 
 
 async def rearm_after_ready(bot: Tablehand) -> None:

@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot import loadouts, options, sheet_files
 from bot.errors import BadInput, NotFound, RuleViolation
+from bot.i18n import speaking
 from bot.permissions import Caller, is_gm
 from bot.power_options import (
     BuiltKind,
@@ -66,7 +67,7 @@ from bot.sheets import (
     refuse_in_fight,
 )
 from bot.store import SheetState, Store
-from bot.table import name_choices
+from bot.table import channel_language, name_choices
 from bot.views import ConfirmButton, confirm_template
 
 if TYPE_CHECKING:
@@ -438,8 +439,10 @@ class Characters(
             old = getattr(character, field)
             change = await self._change(sheet, {field: new}, guild_id, owner_id)
         if change is not None:
-            # A Grit change is the table's business: announced like /grit.
-            await interaction.response.send_message(grit_change_text(change, gm_view=True))
+            # A Grit change is the table's business: announced like /grit, in its language.
+            with speaking(await channel_language(interaction)):
+                text = grit_change_text(change, gm_view=True)
+            await interaction.response.send_message(text)
             return
         label = field.replace("_", " ")
         await interaction.response.send_message(
@@ -503,7 +506,9 @@ class Characters(
             text = summary if lines else f"**{name}**: nothing changed."
             await interaction.response.send_message(text, ephemeral=True)
             return
-        await interaction.response.send_message(grit_change_text(change, gm_view=True))
+        with speaking(await channel_language(interaction)):  # the table's business
+            told = grit_change_text(change, gm_view=True)
+        await interaction.response.send_message(told)
         if lines:
             await interaction.followup.send(summary, ephemeral=True)
 

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import choices, combatant_edit, options, turns
 from bot.combatant_edit import edited_text
 from bot.errors import Ambiguous, BadInput, NotAllowed, RuleViolation
+from bot.i18n import speaking
 from bot.outbox import Outbox
 from bot.render.log import fight_log, log_files, rounds_text
 from bot.render.text import name_list, name_text
@@ -216,20 +217,24 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
         # Answer first: the tracker's edit and unpin are slow calls.
         await interaction.response.edit_message(content="Encounter ended.", view=None)
         bot: Tablehand = interaction.client  # type: ignore[assignment]
+        # The channel reads the end in the table's language, whoever confirmed it.
+        with speaking(table.language):
+            retired = ended_embed(ended)
+            # The last round's summary only when something happened in it (the log has the rest).
+            entries = [e for e in rounds.get(ended.round, []) if e.kind != "detail"]
+            heading = f"The fight's log, {rounds_text(min(rounds), ended.round)}"
+            log = fight_log(rounds, heading=heading)
+            standings = standings_lines(ended)
+            summary = summary_embeds(ended.round, entries) if entries else []
         if ended.tracker_message_id is not None:
-            await bot.trackers.retire(
-                table.channel_id, ended.tracker_message_id, ended_embed(ended)
-            )
-        # The last round's summary only when something happened in it (the log has the rest).
-        entries = [e for e in rounds.get(ended.round, []) if e.kind != "detail"]
-        log = fight_log(rounds, heading=f"The fight's log, {rounds_text(min(rounds), ended.round)}")
+            await bot.trackers.retire(table.channel_id, ended.tracker_message_id, retired)
         final = Outbox(
             public=[
                 f"**The encounter is over** after round {ended.round}. The whole fight's log "
                 "is attached.",
-                *standings_lines(ended),
+                *standings,
             ],
-            embeds=summary_embeds(ended.round, entries) if entries else [],
+            embeds=summary,
             files=log_files(log, interaction.filesize_limit),
         )
         await final.answer(interaction, gm=False)  # split into as many messages as it takes

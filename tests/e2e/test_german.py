@@ -260,3 +260,20 @@ async def test_haste_wait_and_hold_in_german(fast) -> None:
     )
     held = await alice.run("/halten")
     assert held.content.startswith("⏩ **Mira** hält bis in Runde 2: dann geht es zuerst")
+
+
+async def test_the_end_is_said_in_the_tables_language_whoever_ends_it(fast) -> None:
+    """A German GM's /init end at an English table retired the tracker or summed up in German."""
+    gm = fast.user("gm", locale="de")
+    await gm.run("/init start mode:finesse")
+    await gm.run("/init add name:Goblin finesse:2")
+    await gm.run("/init next")
+    await gm.run("/grit damage combatant:Goblin amount:3")
+    pinned = fast.channel().pinned_messages[0]
+    asked = await gm.run("/init end")
+    assert [b["label"] for b in asked.buttons] == ["Bestätigen", "Abbrechen"]  # the GM's own
+    [final] = await (await asked.click("Bestätigen")).wait_followups(1)
+    await fast.channel().wait_for(lambda ch: not ch.pins or None, what="the tracker unpinned")
+    assert [e["title"] for e in final.embeds] == ["Round 1 summary"]
+    assert "Standing: Goblin (Prime d20)" in final.content
+    assert "Encounter ended after round 1" in fast.render(pinned)
