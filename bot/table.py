@@ -190,7 +190,7 @@ class Table:
                 L_(
                     "No combatant named {typed!r} here. Did you mean {names}?",
                     typed=typed,
-                    names=name_list(near),
+                    names=name_list(near, _("or"), translated=True),
                 ),
                 near,
                 typed=name,

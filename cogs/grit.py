@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot import options
 from bot.errors import Ambiguous, BadInput, NotFound
-from bot.i18n import L_, speaking
+from bot.i18n import L_, _, speaking
 from bot.permissions import controls
 from bot.render.characters import grit_card
 from bot.render.grit import die_shift_text, grit_change_text
@@ -163,7 +163,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                 L_(
                     "No combatant named {typed!r} here. Did you mean {names}?",
                     typed=typed,
-                    names=name_list(close),
+                    names=name_list(close, _("or"), translated=True),
                 ),
                 close,
                 typed=name,

@@ -40,7 +40,6 @@ MODIFIERS = (
     N_("Momentum"),
     N_("Penetration"),
 )
-LISTS = (N_("or"), N_("and"))  # the last word of a list of names (bot.render.text.name_list)
 FLOWS = (N_("compact"), N_("full"))  # an encounter's flow (the tracker's footer)
 ACTIONS = (N_("Haste"), N_("Wait"), N_("Hold"), N_("Act"))
 ESSENCES = (N_("elixir"), N_("tonic"), N_("salve"), N_("balm"))  # an essence's kind

@@ -32,12 +32,19 @@ def name_text(name: str) -> str:
     return discord.utils.escape_markdown(name)
 
 
-def name_list(names: list[str], last: str = "or", most: int = 5) -> str:
-    """Return names as "A", "A or B", "A, B or C" (escaped); past `most`, a count of the rest."""
+def name_list(
+    names: list[str], last: str = "or", most: int = 5, *, translated: bool = False
+) -> str:
+    """Return names as "A", "A or B", "A, B or C" (escaped); past `most`, a count of the rest.
+
+    `translated`: the caller's sentence is translated, and `last` is already (`_("or")`).
+    """
     shown = [name_text(n) for n in names[:most]]
     if len(names) > most:
-        shown.append(_("{n} more", n=len(names) - most))
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {_(last)} {shown[-1]}"
+        shown.append(
+            _("{n} more", n=len(names) - most) if translated else f"{len(names) - most} more"
+        )
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {last} {shown[-1]}"
 
 
 def unlinked(text: str) -> str:
