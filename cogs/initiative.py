@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -183,6 +184,15 @@ class ListPage(PersistentButton, template=r"th:list:(?P<page>\d+):(?P<way>[pn])"
         await interaction.response.edit_message(
             embed=pages[page], view=self.pager(page, len(pages))
         )
+
+
+def _with_first_turns(
+    text: str, encounter: Encounter, newcomers: list[Combatant]
+) -> Callable[[bool], str]:
+    """Return a line saying when each newcomer first acts, rendered in the table's language."""
+    return lambda gm_view: " ".join(
+        [text, *filter(None, (first_turn_text(encounter, c) for c in newcomers))]
+    )
 
 
 async def whole_log(table: Table) -> dict[int, list[LogEntry]]:
@@ -367,13 +377,7 @@ class Initiative(
                 text = f"Added hidden: {names}. Players do not see them until `/init reveal`."
             else:
                 text = f"Added {names}."
-            table.say(
-                lambda gm_view: " ".join(
-                    [text, *filter(None, (first_turn_text(encounter, c) for c in added))]
-                ),
-                about=added,
-                log=False,
-            )
+            table.say(_with_first_turns(text, encounter, added), about=added, log=False)
             if template is not None:
                 items = len(template.items)
                 table.tell(
@@ -427,9 +431,7 @@ class Initiative(
             flow.add_combatant(encounter, joining, self.bot.rng)
             joined = f"**{name_text(joining.name)}** joins the fight."
             table.say(
-                lambda gm_view: " ".join(
-                    filter(None, [joined, first_turn_text(encounter, joining)])
-                ),
+                _with_first_turns(joined, encounter, [joining]),
                 about=joining,
                 log=joined,
                 kind="detail",
