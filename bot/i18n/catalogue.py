@@ -65,8 +65,11 @@ NOT_YET_WRAPPED = (
     "bot/config.py",
     "bot/loadouts.py",
     "bot/render/attacks.py",  # /roll's and /check's lines are wrapped; attacks' are not yet
+    "bot/power_options.py",
+    "bot/power_requests.py",
     "bot/render/characters.py",
     "bot/render/effects.py",
+    "bot/render/known_powers.py",
     "bot/render/loadout.py",
     "bot/render/log.py",
     "bot/render/npcs.py",
@@ -85,6 +88,7 @@ NOT_YET_WRAPPED = (
     "cogs/initiative.py",
     "cogs/npcs.py",
     "cogs/powers.py",
+    "cogs/use.py",
 )
 # Of those, the cogs whose commands are translated all the same (names, descriptions,
 # options, choices: Discord's menus speak German while the replies are still English).
