@@ -439,7 +439,9 @@ async def attempt(world: World, action: dict[str, Any], tally: Tally) -> list[st
         problems.append(f"{label}: answered with the apology for a bug")
     if reply.ephemeral and not reply.embeds and not reply.components:
         if not reply.content.strip() or (
-            "\n" in reply.content and not spec.name.startswith(("settings", "effect list"))
+            # Lists are read line by line: a loadout's items are one a line, as Specials are.
+            "\n" in reply.content
+            and not spec.name.startswith(("settings", "effect list", "character weapon list"))
         ):
             problems.append(f"{label}: an unclear private reply {reply.content[:200]!r}")
     return problems
