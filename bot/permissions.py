@@ -63,6 +63,20 @@ def may_act_for(
     return controls(caller, combatant) or is_gm(caller, encounter, settings)
 
 
+async def is_gm_here(interaction: discord.Interaction) -> bool:
+    """Return whether the caller is a GM in this channel: its encounter's, or by the server."""
+    store = interaction.client.store  # type: ignore[attr-defined]
+    encounter = await store.peek(interaction.channel_id or 0)
+    settings = await store.settings(interaction.guild_id)
+    return is_gm(Caller.of(interaction), encounter, settings)
+
+
+async def require_gm_here(interaction: discord.Interaction, doing: str) -> None:
+    """Refuse unless the caller is a GM in this channel; `doing` completes "Only the GM can …"."""
+    if not await is_gm_here(interaction):
+        raise NotAllowed(Phrase(GM_ONLY, "doing", doing))
+
+
 def require_gm(
     caller: Caller, encounter: Encounter | None, settings: GuildSettings, doing: str
 ) -> None:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Self
 
 import discord
 
-from bot.errors import BadInput, NotAllowed
-from bot.permissions import Caller, is_gm
+from bot.errors import BadInput
+from bot.permissions import require_gm_here
 from bot.render.known_powers import power_line
 from bot.render.text import name_text
 from bot.rules.models import KnownPower
@@ -93,10 +93,7 @@ class PowerRequestButton(PersistentButton, template=r"th:overcurve:(?P<answer>al
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         bot: Tablehand = interaction.client  # type: ignore[assignment]
-        encounter = await bot.store.peek(interaction.channel_id or 0)
-        settings = await bot.store.settings(interaction.guild_id)
-        if not is_gm(Caller.of(interaction), encounter, settings):
-            raise NotAllowed("Only the GM can allow a power over its curve.")
+        await require_gm_here(interaction, "allow a power over its curve")
         request = read_request(interaction.message)
         who = name_text(interaction.user.display_name)
         if not self.allow:

@@ -24,7 +24,7 @@ from discord.ext import commands
 from bot import loadouts, options, sheet_files
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.i18n import speaking
-from bot.permissions import Caller, is_gm
+from bot.permissions import is_gm_here
 from bot.power_options import (
     BuiltKind,
     catalogue_entry,
@@ -774,7 +774,7 @@ class Characters(
             spell=spell,
             allow_over_curve=over_curve,
         )
-        if built.power.over_curve and not await self._is_gm(interaction):
+        if built.power.over_curve and not await is_gm_here(interaction):
             await self._ask_the_gm(interaction, character, built.power)
             return
         await self._learn(interaction, character, built.power)
@@ -828,12 +828,6 @@ class Characters(
             else await self.store.active_character(guild_id, owner_id)
         )
         return name_choices([p.name for p in sheet.powers] if sheet else [], current)
-
-    async def _is_gm(self, interaction: discord.Interaction) -> bool:
-        """Return whether the caller has GM rights in this channel."""
-        encounter = await self.store.peek(interaction.channel_id or 0)
-        settings = await self.store.settings(interaction.guild_id)
-        return is_gm(Caller.of(interaction), encounter, settings)
 
     async def _ask_the_gm(
         self, interaction: discord.Interaction, character: str | None, power: KnownPower

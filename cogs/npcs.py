@@ -16,8 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import loadouts, options
-from bot.errors import BadInput, NotAllowed, NotFound, RuleViolation
-from bot.permissions import Caller, require_gm
+from bot.errors import BadInput, NotFound, RuleViolation
+from bot.permissions import is_gm_here, require_gm_here
 from bot.power_options import HELP as POWER_HELP
 from bot.power_options import (
     BuiltKind,
@@ -96,7 +96,7 @@ async def template_choices(
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete the server's template names, for a GM only (templates are secrets)."""
     bot: Tablehand = interaction.client  # type: ignore[assignment]
-    if not await is_template_gm(interaction):
+    if not await is_gm_here(interaction):
         return []
     found = await bot.store.list_npcs(interaction.guild_id or 0)
     return name_choices([t.name for t in found], current)
@@ -108,30 +108,16 @@ async def template_item_choices(
     """Autocomplete the items of the template named in `npc`, for a GM only."""
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     named = getattr(interaction.namespace, "npc", None)
-    if not named or not await is_template_gm(interaction):
+    if not named or not await is_gm_here(interaction):
         return []
     found = await bot.store.get_npc(interaction.guild_id or 0, str(named))
     return name_choices([i.name for i in found.items] if found else [], current)
 
 
-async def is_template_gm(interaction: discord.Interaction) -> bool:
-    """Return whether the caller has GM rights here (for a channel with no fight: the server's)."""
-    try:
-        await require_template_gm(interaction)
-    except NotAllowed:
-        return False
-    return True
-
-
 async def require_template_gm(interaction: discord.Interaction) -> None:
     """Refuse anyone but a GM: of this channel's encounter, with Manage Channels, or the GM role."""
-    bot: Tablehand = interaction.client  # type: ignore[assignment]
-    encounter = await bot.store.peek(interaction.channel_id or 0)
-    settings = await bot.store.settings(interaction.guild_id)
-    require_gm(
-        Caller.of(interaction),
-        encounter,
-        settings,
+    await require_gm_here(
+        interaction,
         "manage NPC templates (a GM by /init start here, Manage Channels or the GM role)",
     )
 
