@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import _
 from bot.render.text import name_text
 from bot.rules.combatant_edit import EDITABLE, FieldChange
 
@@ -26,9 +27,9 @@ EDIT_HELP = dict(
 
 def _value(value: object) -> str:
     if value is None:
-        return "none"
+        return _("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)
 
 
@@ -36,6 +37,14 @@ def edited_text(name: str, changes: list[FieldChange]) -> str:
     """Return "Goblin: Perception (m) none → 12, durability none → 3." (or nothing changed)."""
     name = name_text(name)
     if not changes:
-        return f"{name}: nothing changes (those are its values already)."
-    parts = [f"{EDITABLE[c.field]} {_value(c.before)} → {_value(c.after)}" for c in changes]
-    return f"✎ {name}: " + ", ".join(parts) + "."
+        return _("{name}: nothing changes (those are its values already).", name=name)
+    parts = [
+        _(
+            "{field} {before} → {after}",
+            field=_(EDITABLE[c.field]),
+            before=_value(c.before),
+            after=_value(c.after),
+        )
+        for c in changes
+    ]
+    return _("✎ {name}: {changes}.", name=name, changes=", ".join(parts))

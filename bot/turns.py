@@ -15,7 +15,7 @@ import re
 import discord
 
 from bot.errors import NotAllowed, RuleViolation
-from bot.i18n import N_, _
+from bot.i18n import N_, _, n_
 from bot.permissions import controls
 from bot.render.fortune import hold_text, wait_text
 from bot.render.text import name_list, name_text
@@ -46,7 +46,9 @@ def end_turn(table: Table, *, confirmed: bool = False) -> None:
     if not table.is_gm and (actor is None or not controls(table.caller, actor)):
         if actor is None or actor.hidden:
             raise NotAllowed("Only the GM can start the turns or step the phase.")
-        raise NotAllowed(f"It is {actor.name}'s turn; only its player or the GM can end it.")
+        raise NotAllowed(
+            "It is {actor}'s turn; only its player or the GM can end it.", actor=actor.name
+        )
     waiting = [p for p in encounter.pending_attacks if table.may(_defender(encounter, p), "look")]
     if waiting and not confirmed:
         ref = moment_of(encounter)
@@ -71,13 +73,21 @@ def defense_waiting_text(encounter: Encounter, waiting: list[PendingAttack]) -> 
         defenders[name] = defenders.get(name, 0) + 1
     if len(defenders) == 1:
         [(name, count)] = defenders.items()
-        open_ = "an attack" if count == 1 else f"{count} attacks"
-        who = f"{name_text(name)} still has {open_} to answer"
+        who = n_(
+            "{name} still has an attack to answer.",
+            "{name} still has {n} attacks to answer.",
+            count,
+            name=name_text(name),
+        )
     else:
-        who = f"{name_list(list(defenders), 'and')} still have attacks to answer"
-    return (
-        f"{who}. End the turn anyway? An open attack stays open: its defender may still "
-        "answer, or its default defense is used when its time runs out."
+        who = _(
+            "{names} still have attacks to answer.",
+            names=name_list(list(defenders), _("and"), translated=True),
+        )
+    return _(
+        "{who} End the turn anyway? An open attack stays open: its defender may still "
+        "answer, or its default defense is used when its time runs out.",
+        who=who,
     )
 
 
@@ -85,7 +95,7 @@ class NextConfirm(ConfirmButton, template=confirm_template("next")):
     """Confirm of ending a turn while a defense is still open; it ends the turn it was asked for."""
 
     what = "next"
-    cancelled = "The turn goes on."
+    cancelled = N_("The turn goes on.")
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # the turn's announcement follows, in public
@@ -97,7 +107,7 @@ class NextConfirm(ConfirmButton, template=confirm_template("next")):
                 end_turn(table, confirmed=True)
             ended = True
         finally:
-            text = "Turn ended; the open attack waits for its answer." if ended else None
+            text = _("Turn ended; the open attack waits for its answer.") if ended else None
             with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
                 await interaction.edit_original_response(
                     **({"content": text} if text else {}), view=None

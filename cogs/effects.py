@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.catalogue.models import Special
 from bot.errors import NotFound
+from bot.i18n import _
 from bot.render.effects import (
     applied_text,
     cleansed_text,
@@ -135,7 +136,12 @@ class Effects(commands.Cog):
         async with at_table(interaction) as table:
             target = table.pick(combatant, "act")
             applied = rules.apply_special(target, definition, x, source)
-            table.say(applied_text(applied), about=target, log=applied.changed, kind="effect")
+            table.say(
+                lambda gm_view: applied_text(applied),
+                about=target,
+                log=applied.changed,
+                kind="effect",
+            )
 
     @effect.command(name="cleanse", description="Cleanse(X): lower one eligible Special by X")
     @app_commands.describe(
@@ -151,7 +157,9 @@ class Effects(commands.Cog):
         async with at_table(interaction) as table:
             target = table.pick(combatant, "act")
             lowered = rules.cleanse_special(target, definition, x)
-            table.say(cleansed_text(target.name, x, lowered), about=target, kind="effect")
+            table.say(
+                lambda gm_view: cleansed_text(target.name, x, lowered), about=target, kind="effect"
+            )
 
     @effect.command(name="remove", description="Take a Special off (or lower it by X)")
     @app_commands.describe(
@@ -175,10 +183,12 @@ class Effects(commands.Cog):
             forced = table.forcing(force)
             if definition.key == rules.PRONE and x is None:
                 stood = movement.stand(table.encounter, target, forced=forced)
-                table.say(stood_text(target.name, stood), about=target)
+                table.say(lambda gm_view: stood_text(target.name, stood), about=target)
                 return
             lowered = rules.remove_special(target, definition, x)
-            table.say(removed_text(target.name, lowered), about=target, kind="effect")
+            table.say(
+                lambda gm_view: removed_text(target.name, lowered), about=target, kind="effect"
+            )
 
     @effect.command(name="list", description="Show Specials with X and source (only to you)")
     @app_commands.describe(combatant="One combatant, with each Special's effect (default: all)")
@@ -192,7 +202,7 @@ class Effects(commands.Cog):
                 lines = effect_lines(table.named(combatant), self.book, detail=True, names=names)
             else:
                 lines = [line for c in shown for line in effect_lines(c, self.book, names=names)]
-            table.tell("\n".join(lines) or "No combatants yet.")  # as many messages as it takes
+            table.tell("\n".join(lines) or _("No combatants yet."))  # as many messages as it takes
 
     # /move ---------------------------------------------------------------------------
 

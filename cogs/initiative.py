@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot import choices, combatant_edit, options, turns
 from bot.combatant_edit import edited_text
 from bot.errors import Ambiguous, BadInput, NotAllowed, RuleViolation
-from bot.i18n import speaking
+from bot.i18n import L_, N_, Lazy, Lp_, _, n_, p_, speaking
 from bot.outbox import Outbox
 from bot.render.log import fight_log, log_files, rounds_text
 from bot.render.text import name_list, name_text
@@ -96,14 +96,18 @@ def _joining(
         )
         combatant = Combatant(id=0, name=name, **inline)
     if combatant.grit > combatant.max_grit:
-        raise BadInput(f"Grit {combatant.grit} is above max_grit {combatant.max_grit}.")
+        raise BadInput(
+            "Grit {grit} is above max_grit {max_grit}.",
+            grit=combatant.grit,
+            max_grit=combatant.max_grit,
+        )
     combatant.controller_id = user_id
     combatant.is_npc = False
     combatant.side = "party"
     return combatant
 
 
-JOIN_WITHOUT_SHEET = ", or join without one: a name (`character:`) and stats"
+JOIN_WITHOUT_SHEET = N_(", or join without one: a name (`character:`) and stats")
 
 
 async def _refuse_near_sheet(store: Store, guild_id: int, user_id: int, typed: str) -> None:
@@ -112,11 +116,16 @@ async def _refuse_near_sheet(store: Store, guild_id: int, user_id: int, typed: s
     if near:
         name = clean_name(typed)
         raise Ambiguous(
-            f"You have no character named {name!r}. Did you mean {name_list(near)}? "
-            f"(Choose {name_text(name)} to join without a sheet.)",
+            L_(
+                "You have no character named {name!r}. Did you mean {names}? "
+                "(Choose {choice} to join without a sheet.)",
+                name=name,
+                names=name_list(near, _("or"), translated=True),
+                choice=name_text(name),
+            ),
             [*near, name],
             typed=typed,
-            notes={name: "join without a sheet, as typed"},
+            notes={name: _("join without a sheet, as typed")},
         )
 
 
@@ -130,8 +139,32 @@ def _added(template: NpcTemplate | None, name: str, typed: dict[str, Any]) -> Co
         fields["grit"], fields["max_grit"] = starting_grit(given.get("grit"), given.get("max_grit"))
     combatant = Combatant(id=0, name=name, **fields)
     if combatant.grit > combatant.max_grit:
-        raise BadInput(f"Grit {combatant.grit} is above max_grit {combatant.max_grit}.")
+        raise BadInput(
+            "Grit {grit} is above max_grit {max_grit}.",
+            grit=combatant.grit,
+            max_grit=combatant.max_grit,
+        )
     return take_into_fight(combatant)
+
+
+def _added_text(added: list[Combatant], *, hidden: bool) -> Lazy:
+    """Return what /init add says it added, in the language the table speaks."""
+    names = ", ".join(name_text(c.name) for c in added)
+    if hidden:
+        return L_(
+            "Added hidden: {names}. Players do not see them until `/init reveal`.", names=names
+        )
+    return L_("Added {names}.", names=names)
+
+
+def _from_template(template: NpcTemplate) -> str:
+    """Return what /init add took from an NPC template (told to the GM)."""
+    return n_(
+        "From the NPC template {name}: its stats (those typed here win) and its {n} item.",
+        "From the NPC template {name}: its stats (those typed here win) and its {n} items.",
+        len(template.items),
+        name=name_text(template.name),
+    )
 
 
 def _require_posting(interaction: discord.Interaction) -> None:
@@ -186,13 +219,47 @@ class ListPage(PersistentButton, template=r"th:list:(?P<page>\d+):(?P<way>[pn])"
         )
 
 
+def _started(encounter: Encounter) -> str:
+    """Return the line that opens an encounter, in the language spoken now."""
+    return _(
+        "Encounter started — mode **{mode}**, flow **{flow}**; the tracker is pinned in this "
+        "channel. The GM adds foes with `/init add`, players `/init join`. {opening}",
+        mode=p_("choice", encounter.mode),
+        flow=p_("choice", encounter.flow),
+        opening=opening_text(encounter),
+    )
+
+
 def _with_first_turns(
-    text: str, encounter: Encounter, newcomers: list[Combatant]
+    text: Lazy, encounter: Encounter, newcomers: list[Combatant]
 ) -> Callable[[bool], str]:
     """Return a line saying when each newcomer first acts, rendered in the table's language."""
     return lambda gm_view: " ".join(
-        [text, *filter(None, (first_turn_text(encounter, c) for c in newcomers))]
+        [str(text), *filter(None, (first_turn_text(encounter, c) for c in newcomers))]
     )
+
+
+def _stepped_back(actor: Combatant | None, round_now: int, round_before: int) -> Lazy:
+    """Return what /init prev says: whose turn it is again, and in which round."""
+    name = name_text(actor.name) if actor else None
+    if round_now != round_before:
+        if name is None:
+            return L_(
+                "Back into round {round}: it is nobody's turn again. Round {next} opens again "
+                "when this round ends.",
+                round=round_now,
+                next=round_before,
+            )
+        return L_(
+            "Back into round {round}: it is **{name}**'s turn again. Round {next} opens again "
+            "when this round ends.",
+            round=round_now,
+            next=round_before,
+            name=name,
+        )
+    if name is None:
+        return L_("Stepped back: it is nobody's turn again.")
+    return L_("Stepped back: it is **{name}**'s turn again.", name=name)
 
 
 async def whole_log(table: Table) -> dict[int, list[LogEntry]]:
@@ -206,11 +273,11 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
     """Confirm of /init end: the fight's Grit goes back to the sheets, the tracker retires."""
 
     what = "end"
-    cancelled = "The encounter goes on."
+    cancelled = N_("The encounter goes on.")
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            table.require_gm("end the encounter")
+            table.require_gm(N_("end the encounter"))
             ended = None if table.state.damaged else table.encounter
             if ended is not None:
                 if str(ended.opened_id) != self.ref:
@@ -221,29 +288,29 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
             table.state.encounter = None
         if ended is None:
             await interaction.response.edit_message(
-                content="The damaged encounter is cleared.", view=None
+                content=_("The damaged encounter is cleared."), view=None
             )
             return
         # Answer first: the tracker's edit and unpin are slow calls.
-        await interaction.response.edit_message(content="Encounter ended.", view=None)
+        await interaction.response.edit_message(content=_("Encounter ended."), view=None)
         bot: Tablehand = interaction.client  # type: ignore[assignment]
         # The channel reads the end in the table's language, whoever confirmed it.
         with speaking(table.language):
             retired = ended_embed(ended)
             # The last round's summary only when something happened in it (the log has the rest).
             entries = [e for e in rounds.get(ended.round, []) if e.kind != "detail"]
-            heading = f"The fight's log, {rounds_text(min(rounds), ended.round)}"
+            heading = _("The fight's log, {rounds}", rounds=rounds_text(min(rounds), ended.round))
             log = fight_log(rounds, heading=heading)
             standings = standings_lines(ended)
             summary = summary_embeds(ended.round, entries) if entries else []
+            over = _(
+                "**The encounter is over** after round {round}. The whole fight's log is attached.",
+                round=ended.round,
+            )
         if ended.tracker_message_id is not None:
             await bot.trackers.retire(table.channel_id, ended.tracker_message_id, retired)
         final = Outbox(
-            public=[
-                f"**The encounter is over** after round {ended.round}. The whole fight's log "
-                "is attached.",
-                *standings,
-            ],
+            public=[over, *standings],
             embeds=summary,
             files=log_files(log, interaction.filesize_limit),
         )
@@ -292,8 +359,9 @@ class Initiative(
             existing = table.state.encounter
             if existing is not None:
                 raise RuleViolation(
-                    f"This channel already has an encounter (round {existing.round}); "
-                    "end it with /init end first."
+                    "This channel already has an encounter (round {round}); "
+                    "end it with /init end first.",
+                    round=existing.round,
                 )
             # The tracker is posted and pinned once this is committed and answered: Discord's
             # slow or failing calls must not hold the answer past its deadline.
@@ -310,14 +378,18 @@ class Initiative(
                 phase="start" if flow == "full" else "declaration",
             )
             opener = name_text(interaction.user.display_name)
-            table.note(f"{opener} opens the encounter ({mode}, {flow}).", kind="detail")
-            started = (
-                f"Encounter started — mode **{mode}**, flow **{flow}**; the tracker is pinned "
-                "in this channel. The GM adds foes with `/init add`, players `/init join`. "
+            table.note(
+                L_(
+                    "{opener} opens the encounter ({mode}, {flow}).",
+                    opener=opener,
+                    mode=Lp_("choice", mode),
+                    flow=Lp_("choice", flow),
+                ),
+                kind="detail",
             )
             encounter = table.encounter
             # The opening line is rendered in the table's language, when the table says it.
-            table.say(lambda gm_view: started + opening_text(encounter), log=False)
+            table.say(lambda gm_view: _started(encounter), log=False)
 
     @app_commands.command(
         name="add", description="Add NPCs (or, with controller, a player's combatant)"
@@ -363,27 +435,21 @@ class Initiative(
         model.is_npc = controller is None
         model.side = side or ("party" if controller else "foes")
         async with at_table(interaction) as table:
-            encounter = table.gm("add combatants")
+            encounter = table.gm(N_("add combatants"))
             added = []
             for copy_name in flow.numbered_names(encounter, name, count):
                 combatant = model.model_copy(update={"name": copy_name}, deep=True)
                 flow.add_combatant(encounter, combatant, self.bot.rng)
                 added.append(combatant)
                 table.note(
-                    f"{name_text(combatant.name)} joins the fight.", about=combatant, kind="detail"
+                    L_("{name} joins the fight.", name=name_text(combatant.name)),
+                    about=combatant,
+                    kind="detail",
                 )
-            names = ", ".join(name_text(c.name) for c in added)
-            if hidden:
-                text = f"Added hidden: {names}. Players do not see them until `/init reveal`."
-            else:
-                text = f"Added {names}."
+            text = _added_text(added, hidden=hidden)
             table.say(_with_first_turns(text, encounter, added), about=added, log=False)
             if template is not None:
-                items = len(template.items)
-                table.tell(
-                    f"From the NPC template {name_text(template.name)}: its stats "
-                    f"(those typed here win) and its {items} item{'s' * (items != 1)}."
-                )
+                table.tell(_from_template(template))
 
     @app_commands.command(name="join", description="Join the fight with your character")
     @app_commands.describe(**JOIN_HELP)
@@ -423,13 +489,13 @@ class Initiative(
             if sheet is not None:
                 assert sheet.id is not None
                 if any(c.character_id == sheet.id for c in encounter.combatants):
-                    raise RuleViolation(f"{sheet.name} is already in this fight.")
+                    raise RuleViolation("{name} is already in this fight.", name=sheet.name)
                 # The fight holds the sheet from now on (one fight at a time), and plays
                 # the sheet as it is at this moment, not as it was looked up above.
                 sheet = await table.state.claim_sheet(sheet.id)
             joining = _joining(sheet, character or user.display_name, user.id, typed)
             flow.add_combatant(encounter, joining, self.bot.rng)
-            joined = f"**{name_text(joining.name)}** joins the fight."
+            joined = L_("**{name}** joins the fight.", name=name_text(joining.name))
             table.say(
                 _with_first_turns(joined, encounter, [joining]),
                 about=joining,
@@ -444,12 +510,12 @@ class Initiative(
     @app_commands.autocomplete(combatant=combatant_choices)
     async def remove(self, interaction: discord.Interaction, combatant: str) -> None:
         async with at_table(interaction) as table:
-            encounter = table.gm("remove combatants")
+            encounter = table.gm(N_("remove combatants"))
             leaving = table.named(combatant)
             was_acting = flow.current_actor(encounter) is leaving
             step = flow.remove_combatant(encounter, leaving, self.bot.hooks)
             _write_back(table, leaving)
-            table.say(f"{name_text(leaving.name)} leaves the fight.", about=leaving)
+            table.say(L_("{name} leaves the fight.", name=name_text(leaving.name)), about=leaving)
             if was_acting:
                 table.announce(announce(encounter, step))
 
@@ -466,24 +532,16 @@ class Initiative(
     )
     async def prev(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            encounter = table.gm("step back a turn")
+            encounter = table.gm(N_("step back a turn"))
             round_before = encounter.round
             step = flow.retreat(encounter)
             actor = flow.by_id(encounter, step.current) if step.current else None
-            again = f"it is **{name_text(actor.name) if actor else 'nobody'}**'s turn again."
-            if encounter.round != round_before:
-                again = (
-                    f"Back into round {encounter.round}: {again} Round {round_before} opens "
-                    "again when this round ends."
-                )
-            else:
-                again = f"Stepped back: {again}"
-            table.say(again, about=actor, log=False)
+            table.say(_stepped_back(actor, encounter.round, round_before), about=actor, log=False)
 
     @app_commands.command(name="round", description="End the round now")
     async def round(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            encounter = table.gm("end the round")
+            encounter = table.gm(N_("end the round"))
             table.announce(announce(encounter, flow.end_round(encounter, self.bot.hooks)))
 
     @app_commands.command(
@@ -501,17 +559,21 @@ class Initiative(
         position: app_commands.Range[int, 1, flow.MAX_COMBATANTS],
     ) -> None:
         async with at_table(interaction) as table:
-            encounter = table.gm("reorder the turns")
+            encounter = table.gm(N_("reorder the turns"))
             moving = table.named(combatant)
             place = flow.move_combatant(encounter, moving, position)
             name = name_text(moving.name)
-            text = f"{name} now acts at place {place}."
+            text = L_("{name} now acts at place {place}.", name=name, place=place)
             if place != position:
-                text = (
-                    f"{name} has not acted this round and place {position} has passed: "
-                    f"it acts next, at place {place}."
+                text = L_(
+                    "{name} has not acted this round and place {position} has passed: "
+                    "it acts next, at place {place}.",
+                    name=name,
+                    position=position,
+                    place=place,
                 )
-            table.say(text, about=moving, log=f"The GM moves {name} to place {place}.", kind="turn")
+            moved = L_("The GM moves {name} to place {place}.", name=name, place=place)
+            table.say(text, about=moving, log=moved, kind="turn")
 
     @app_commands.command(name="edit", description="Set a combatant's stats and situation (GM)")
     @app_commands.autocomplete(combatant=combatant_choices)
@@ -556,13 +618,13 @@ class Initiative(
         }
         given = {field: value for field, value in typed.items() if value is not None}
         async with at_table(interaction) as table:
-            encounter = table.gm("edit combatants")
+            encounter = table.gm(N_("edit combatants"))
             edited = table.named(combatant)
             changes = edit_combatant(encounter, edited, given)
             if edited.is_npc:
                 table.tell(edited_text(edited.name, changes))  # an NPC's stats are the GM's
             else:
-                table.say(edited_text(edited.name, changes), about=edited)
+                table.say(lambda gm_view: edited_text(edited.name, changes), about=edited)
 
     @app_commands.command(name="list", description="Show the whole tracker (only to you)")
     async def list(self, interaction: discord.Interaction) -> None:
@@ -576,13 +638,17 @@ class Initiative(
     @app_commands.command(name="log", description="The fight's log so far as a file (only to you)")
     async def log(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
-            encounter = table.gm("read the fight's log")
+            encounter = table.gm(N_("read the fight's log"))
             rounds = await whole_log(table)
-        heading = f"The fight's log so far: {rounds_text(min(rounds), encounter.round)}"
-        text = fight_log(rounds, heading=heading, written=discord.utils.utcnow())
+        with speaking(table.language):  # the table's record, in the table's language
+            heading = _(
+                "The fight's log so far: {rounds}",
+                rounds=rounds_text(min(rounds), encounter.round),
+            )
+            text = fight_log(rounds, heading=heading, written=discord.utils.utcnow())
         files = log_files(text, interaction.filesize_limit)
         await interaction.response.send_message(
-            f"The fight's log so far, up to round {encounter.round}.",
+            _("The fight's log so far, up to round {round}.", round=encounter.round),
             files=files[:10],
             ephemeral=True,
         )
@@ -594,24 +660,26 @@ class Initiative(
     @app_commands.autocomplete(combatant=combatant_choices)
     async def reveal(self, interaction: discord.Interaction, combatant: str) -> None:
         async with at_table(interaction) as table:
-            table.gm("reveal combatants")
+            table.gm(N_("reveal combatants"))
             shown = table.named(combatant)
             if not shown.hidden:
-                raise RuleViolation(f"{shown.name} is not hidden.")
+                raise RuleViolation("{name} is not hidden.", name=shown.name)
             shown.hidden = False
-            table.say(f"**{name_text(shown.name)}** is revealed!", about=shown)
+            table.say(L_("**{name}** is revealed!", name=name_text(shown.name)), about=shown)
 
     @app_commands.command(name="end", description="End the encounter (asks to confirm)")
     async def end(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
             if table.state.damaged:  # its GM is unknown: Manage Channels or the GM role clears it
-                table.require_gm("clear a damaged encounter")
+                table.require_gm(N_("clear a damaged encounter"))
                 ref = "0"
             else:
-                ref = str(table.gm("end the encounter").opened_id)
+                ref = str(table.gm(N_("end the encounter")).opened_id)
         await interaction.response.send_message(
-            "End this encounter? The tracker is unpinned and the fight's Grit is written back "
-            "to the characters.",
+            _(
+                "End this encounter? The tracker is unpinned and the fight's Grit is written "
+                "back to the characters."
+            ),
             view=EndConfirm.view(interaction.user.id, ref),
             ephemeral=True,
         )

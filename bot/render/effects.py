@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.catalogue.models import Special
+from bot.i18n import N_, _, n_
 from bot.render.grit import grit_change_text
 from bot.render.text import name_text
 from bot.rules.grit import GritChange
@@ -22,7 +23,12 @@ from bot.rules.specials import (
     mobility,
 )
 
-TIER_TEXT = {"first": "first move", "half": "beyond half Mobility", "full": "beyond full Mobility"}
+TIER_TEXT = {
+    "first": N_("first move"),
+    "half": N_("beyond half Mobility"),
+    "full": N_("beyond full Mobility"),
+}
+OUT_OF_TURN = N_("Out of turn: forced by the GM.")
 
 
 def special_text(active: ActiveSpecial) -> str:
@@ -33,11 +39,15 @@ def special_text(active: ActiveSpecial) -> str:
 def lowered_text(lowered: Lowered) -> str:
     """Return "Ruin 3 → 2", "Ruin 1 → 0 (ends)" or "Stunned (ends)"."""
     if lowered.before is None:
-        return f"{lowered.special} (ends)"
+        return _("{special} (ends)", special=lowered.special)
     if lowered.after is None:
-        return f"{lowered.special} {lowered.before} (ends)"
+        return _("{special} {x} (ends)", special=lowered.special, x=lowered.before)
     text = f"{lowered.special} {lowered.before} → {lowered.after}"
-    return f"{text} (ends)" if lowered.ended else text
+    return _("{special} (ends)", special=text) if lowered.ended else text
+
+
+def _decays(decays: list[Lowered]) -> str:
+    return ", ".join(lowered_text(d) for d in decays) + "."
 
 
 def turn_start_text(effects: TurnStartEffects, *, gm_view: bool) -> str | None:
@@ -52,19 +62,35 @@ def turn_start_text(effects: TurnStartEffects, *, gm_view: bool) -> str | None:
             parts.append(f"{label}: {grit_change_text(tick.grit, gm_view=gm_view)}")
         elif tick.kind == "stress":
             parts.append(
-                f"{label}: {name} takes {tick.x} Stress "
-                f"(Stress {tick.stress_before} → {tick.stress_after})."
+                _(
+                    "{label}: {name} takes {x} Stress (Stress {before} → {after}).",
+                    label=label,
+                    name=name,
+                    x=tick.x,
+                    before=tick.stress_before,
+                    after=tick.stress_after,
+                )
             )
         elif tick.untouched_because:
-            parts.append(f"{label}: no effect ({name} is {tick.untouched_because}).")
+            parts.append(
+                _(
+                    "{label}: no effect ({name} is not {tag}).",
+                    label=label,
+                    name=name,
+                    tag=tick.untouched_because,
+                )
+            )
     if effects.stunned is not None:
-        left = effects.stunned.actions_after
         parts.append(
-            f"Stunned: {name} loses an action ({left} left) and may react again; Stunned ends."
+            _(
+                "Stunned: {name} loses an action ({left} left) and may react again; Stunned ends.",
+                name=name,
+                left=effects.stunned.actions_after,
+            )
         )
     if effects.decays:
-        parts.append(", ".join(lowered_text(d) for d in effects.decays) + ".")
-    return f"{name}'s Specials — " + " ".join(parts)
+        parts.append(_decays(effects.decays))
+    return _("{name}'s Specials — {effects}", name=name, effects=" ".join(parts))
 
 
 def turn_end_text(effects: TurnEndEffects | None, *, gm_view: bool) -> str | None:
@@ -74,115 +100,152 @@ def turn_end_text(effects: TurnEndEffects | None, *, gm_view: bool) -> str | Non
     parts = []
     if effects.slow is not None:
         grit = grit_change_text(effects.slow.grit, gm_view=gm_view)
-        parts.append(f"Slow {effects.slow.x}: it did not move 1 m this turn; {grit}")
+        parts.append(
+            _("Slow {x}: it did not move 1 m this turn; {grit}", x=effects.slow.x, grit=grit)
+        )
     if effects.decays:
-        parts.append(", ".join(lowered_text(d) for d in effects.decays) + ".")
-    return f"{name_text(effects.combatant)}'s Specials at turn end — " + " ".join(parts)
+        parts.append(_decays(effects.decays))
+    return _(
+        "{name}'s Specials at turn end — {effects}",
+        name=name_text(effects.combatant),
+        effects=" ".join(parts),
+    )
 
 
 def applied_text(applied: Applied) -> str:
-    """Return what /effect apply did, in one line."""
+    """Return what /effect apply did, in one line (in the language spoken now)."""
     name, special = name_text(applied.combatant), applied.special
     label = special if applied.x_after is None else f"{special} {applied.x_after}"
-    source = f" (from {name_text(applied.source)})" if applied.source else ""
+    fields = dict(
+        name=name,
+        special=special,
+        label=label,
+        source=name_text(applied.source or ""),
+        previous=name_text(applied.previous_source or ""),
+        before=applied.x_before,
+        given=applied.x_given,
+        after=applied.x_after,
+    )
     match applied.outcome:
         case "new":
             if special == "Prone":
-                return f"{name} is knocked prone."
-            return f"{name} now has {label}{source}."
+                return _("{name} is knocked prone.", **fields)
+            if applied.source:
+                return _("{name} now has {label} (from {source}).", **fields)
+            return _("{name} now has {label}.", **fields)
         case "stacked":
-            return (
-                f"{special} on {name} stacks: {applied.x_before} + {applied.x_given} → "
-                f"{applied.x_after}{source}."
-            )
+            if applied.source:
+                return _(
+                    "{special} on {name} stacks: {before} + {given} → {after} (from {source}).",
+                    **fields,
+                )
+            return _("{special} on {name} stacks: {before} + {given} → {after}.", **fields)
         case "raised":
-            return (
-                f"{special} on {name} is refreshed at the higher X: "
-                f"{applied.x_before} → {applied.x_after}."
+            return _(
+                "{special} on {name} is refreshed at the higher X: {before} → {after}.", **fields
             )
         case "kept":
-            return f"{special} on {name} is refreshed and keeps its higher X {applied.x_before}."
+            return _("{special} on {name} is refreshed and keeps its higher X {before}.", **fields)
         case "replaced":
-            return (
-                f"{name_text(applied.source or '')} replaces "
-                f"{name_text(applied.previous_source or '')} as {name}'s challenger: "
-                f"{special} {applied.x_before} → {applied.x_after}."
+            return _(
+                "{source} replaces {previous} as {name}'s challenger: "
+                "{special} {before} → {after}.",
+                **fields,
             )
         case "resisted":
-            return (
-                f"{name} keeps {name_text(applied.previous_source or '')}'s {special} "
-                f"{applied.x_before}: a "
-                f"different challenger replaces it only with a higher X (got {applied.x_given})."
+            return _(
+                "{name} keeps {previous}'s {special} {before}: a different challenger "
+                "replaces it only with a higher X (got {given}).",
+                **fields,
             )
     if special == "Prone":
-        return f"{name} is already prone."
-    return f"{name} is already {special}: it does not stack, nothing changes."
+        return _("{name} is already prone.", **fields)
+    return _("{name} is already {special}: it does not stack, nothing changes.", **fields)
 
 
 def cleansed_text(combatant: str, x: int, lowered: Lowered) -> str:
     """Return "Cleanse 2 on Goblin: Ruin 5 → 3."."""
-    return f"Cleanse {x} on {name_text(combatant)}: {lowered_text(lowered)}."
+    return _(
+        "Cleanse {x} on {name}: {lowered}.",
+        x=x,
+        name=name_text(combatant),
+        lowered=lowered_text(lowered),
+    )
 
 
 def stood_text(combatant: str, stood: StoodUp) -> str:
     """Return "Mira stands up (one action; 1 left)."."""
-    forced = " Out of turn: forced by the GM." if stood.forced else ""
-    name = name_text(combatant)
-    return f"{name} stands up (Prone removed; one action, {stood.actions_left} left).{forced}"
+    text = _(
+        "{name} stands up (Prone removed; one action, {left} left).",
+        name=name_text(combatant),
+        left=stood.actions_left,
+    )
+    return f"{text} {_(OUT_OF_TURN)}" if stood.forced else text
 
 
 def removed_text(combatant: str, lowered: Lowered) -> str:
     """Return what /effect remove did: "Goblin's Ruin 3 is removed." or "Bulwark 3 → 2"."""
     combatant = name_text(combatant)
     if lowered.special == "Prone":
-        return f"{combatant} stands up (Prone removed)."
+        return _("{name} stands up (Prone removed).", name=combatant)
     if lowered.reason == "remove" and lowered.after is None:
         shown = lowered.special if lowered.before is None else f"{lowered.special} {lowered.before}"
-        return f"{combatant}'s {shown} is removed."
+        return _("{name}'s {special} is removed.", name=combatant, special=shown)
     return f"{combatant}: {lowered_text(lowered)}."
 
 
 def mobility_text(allowed: Mobility) -> str:
     """Return "Mobility 8 m", "Mobility 8 m − Slow 2 = 6 m", "prone: 2 m" or "Speed 0 m (Root 3)"."""
     if allowed.stopped_by is not None:
-        return f"Speed 0 m ({allowed.stopped_by})"
-    text = f"Mobility {allowed.normal_m} m"
+        return _("Speed 0 m ({special})", special=allowed.stopped_by)
+    text = _("Mobility {m} m", m=allowed.normal_m)
     if allowed.slow:
-        text += f" − Slow {allowed.slow} = {max(0, allowed.normal_m - allowed.slow)} m"
+        left = max(0, allowed.normal_m - allowed.slow)
+        text += f" − Slow {allowed.slow} = {left} m"
     if allowed.prone:
-        text += f", prone: {allowed.limit_m} m"
+        text += _(", prone: {m} m", m=allowed.limit_m)
     return text
 
 
-def _actions(count: int) -> str:
-    return f"{count} action{'s' if count != 1 else ''}"
+def _cost(moved: Moved) -> str:
+    """Return what a move cost in actions."""
+    if moved.actions_spent:
+        return n_(
+            "{n} action spent, {left} left",
+            "{n} actions spent, {left} left",
+            moved.actions_spent,
+            left=moved.actions_left,
+        )
+    if moved.movement.moved_after <= FREE_MOVE_M:
+        return _("the free space: no action")
+    return _("no further action")
 
 
 def movement_text(moved: Moved, lacerate: GritChange | None, *, gm_view: bool) -> str:
     """Return what /move did: metres, Mobility, the actions it cost, Lacerate, Slow satisfied."""
     movement = moved.movement
     name = name_text(movement.combatant)
-    if moved.actions_spent:
-        cost = f"{_actions(moved.actions_spent)} spent, {moved.actions_left} left"
-    elif movement.moved_after <= FREE_MOVE_M:
-        cost = "the free space: no action"
-    else:
-        cost = "no further action"
-    text = (
-        f"{name} moves {movement.metres} m ({movement.moved_after} m this turn; "
-        f"{mobility_text(movement.mobility)}; {cost})."
-    )
+    parts = [
+        _(
+            "{name} moves {m} m ({total} m this turn; {mobility}; {cost}).",
+            name=name,
+            m=movement.metres,
+            total=movement.moved_after,
+            mobility=mobility_text(movement.mobility),
+            cost=_cost(moved),
+        )
+    ]
     if moved.exposed:
-        text += f" {name} leaves full cover."
+        parts.append(_("{name} leaves full cover.", name=name))
     if moved.forced:
-        text += " Out of turn: forced by the GM."
+        parts.append(_(OUT_OF_TURN))
     if movement.lacerate and lacerate is not None:
-        tiers = ", ".join(TIER_TEXT[hit.tier] for hit in movement.lacerate)
+        tiers = ", ".join(_(TIER_TEXT[hit.tier]) for hit in movement.lacerate)
         grit = grit_change_text(lacerate, gm_view=gm_view)
-        text += f" Lacerate {movement.lacerate[0].x} ({tiers}): {grit}"
+        parts.append(f"Lacerate {movement.lacerate[0].x} ({tiers}): {grit}")
     if movement.slow_satisfied:
-        text += " Slow is satisfied: no Slow damage at the end of this turn."
-    return text
+        parts.append(_("Slow is satisfied: no Slow damage at the end of this turn."))
+    return " ".join(parts)
 
 
 def moved_log(movement: Movement, lacerate: GritChange | None) -> Callable[[bool], str]:
@@ -191,9 +254,11 @@ def moved_log(movement: Movement, lacerate: GritChange | None) -> Callable[[bool
     def line(gm_view: bool) -> str:
         name = name_text(movement.combatant)
         if not movement.lacerate or lacerate is None:
-            return f"{name} moves {movement.metres} m."
+            return _("{name} moves {m} m.", name=name, m=movement.metres)
         grit = grit_change_text(lacerate, gm_view=gm_view)
-        return f"{name} moves {movement.metres} m through Lacerate: {grit}"
+        return _(
+            "{name} moves {m} m through Lacerate: {grit}", name=name, m=movement.metres, grit=grit
+        )
 
     return line
 
@@ -202,26 +267,32 @@ def situation_marks(combatant: Combatant, names: dict[int, str]) -> list[str]:
     """Return a combatant's situation in words: hidden, cover, engaged, grappling, essence."""
     marks = []
     if combatant.stealth:
-        marks.append("hidden (+4 to its actions)")
+        marks.append(_("hidden (+4 to its actions)"))
     if combatant.full_cover:
-        marks.append("in full cover")
+        marks.append(_("in full cover"))
     if combatant.engaged_with:
         seen = [name_text(names[i]) for i in combatant.engaged_with if i in names]
         if seen:
-            marks.append("engaged with " + ", ".join(seen))
+            marks.append(_("engaged with {names}", names=", ".join(seen)))
     if combatant.grapple is not None:
-        partner = name_text(names.get(combatant.grapple.partner_id, "someone"))
+        partner = name_text(names.get(combatant.grapple.partner_id, _("someone")))
         item = combatant.grapple.item
-        held = f" for {name_text(item)}" if item else ""
-        marks.append(f"grappling {partner}{held}")
+        if item:
+            marks.append(_("grappling {name} for {item}", name=partner, item=name_text(item)))
+        else:
+            marks.append(_("grappling {name}", name=partner))
     if combatant.guarding:
-        marks.append("guarding")
+        marks.append(_("guarding"))
     if combatant.essence is not None:
-        marks.append(f"essence: {name_text(combatant.essence.name)} ({combatant.essence.kind})")
+        essence = combatant.essence
+        marks.append(_("essence: {name} ({kind})", name=name_text(essence.name), kind=essence.kind))
     if combatant.injuries:
-        marks.append(f"Injuries {combatant.injuries}" + (" (legs)" if combatant.leg_injury else ""))
+        if combatant.leg_injury:
+            marks.append(_("Injuries {n} (legs)", n=combatant.injuries))
+        else:
+            marks.append(_("Injuries {n}", n=combatant.injuries))
     if combatant.fixed_object:
-        marks.append("fixed object")
+        marks.append(_("fixed object"))
     return marks
 
 
@@ -238,18 +309,25 @@ def effect_lines(
     if combatant.prone:
         carried.append(("Prone", book.get("prone"), None))
     for active in combatant.specials:
-        source = f" (from {name_text(active.source)})" if active.source else ""
-        carried.append((special_text(active) + source, book.get(active.name), active))
-    header = f"**{name_text(combatant.name)}** — " + (
-        ", ".join(text for text, _, _ in carried) if carried else "no Specials"
+        shown = special_text(active)
+        if active.source:
+            shown = _("{special} (from {source})", special=shown, source=name_text(active.source))
+        carried.append((shown, book.get(active.name), active))
+    header = _(
+        "**{name}** — {specials}",
+        name=name_text(combatant.name),
+        specials=", ".join(text for text, _d, _a in carried) if carried else _("no Specials"),
     )
-    extras = [mobility_text(mobility(combatant, book)), f"moved {combatant.moved_m} m this turn"]
+    extras = [
+        mobility_text(mobility(combatant, book)),
+        _("moved {m} m this turn", m=combatant.moved_m),
+    ]
     if combatant.stress:
-        extras.append(f"Stress {combatant.stress}")
+        extras.append(_("Stress {n}", n=combatant.stress))
     extras += situation_marks(combatant, names)
     lines = [header + " · " + " · ".join(extras)]
     if detail:
-        for text, definition, _ in carried:
+        for text, definition, _active in carried:
             if definition is not None:
                 lines.append(f"• {text}: {definition.effect} {_cleanse_note(definition)}")
     return lines
@@ -270,10 +348,12 @@ def buff_turn_text(turn: BuffTurn, *, gm_view: bool) -> str:
     """Return a maintained buff at its user's turn start: it ends, or it heals."""
     name, buff = name_text(turn.combatant), name_text(turn.buff)
     if turn.ended:
-        return f"{name}'s {buff} ends: its Mastery Rank rounds are over."
-    grit = f" {grit_change_text(turn.grit, gm_view=gm_view)}" if turn.grit is not None else ""
-    return f"{name}'s {buff} heals {turn.healed}.{grit}"
+        return _("{name}'s {buff} ends: its Mastery Rank rounds are over.", name=name, buff=buff)
+    healed = _("{name}'s {buff} heals {n}.", name=name, buff=buff, n=turn.healed)
+    if turn.grit is None:
+        return healed
+    return f"{healed} {grit_change_text(turn.grit, gm_view=gm_view)}"
 
 
 def _cleanse_note(special: Special) -> str:
-    return "Cleanse can lower it." if special.cleanse else "Cleanse cannot touch it."
+    return _("Cleanse can lower it.") if special.cleanse else _("Cleanse cannot touch it.")

@@ -2,7 +2,8 @@
 
 `/init log` attaches it for the GM, and `/init end` posts the whole fight's before the
 encounter is deleted. The log holds what players may read (a hidden NPC's lines never go
-into it), so the file may be shown to the table.
+into it), so the file may be shown to the table: it speaks the table's language, like the
+round summaries (its lines were written in it), whoever asks for it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from datetime import datetime
 
 import discord
 
+from bot.i18n import _
 from bot.rules.models import LogEntry
 
 FILE_NAME = "fight-log"
@@ -20,7 +22,9 @@ FILE_NAME = "fight-log"
 
 def rounds_text(first: int, last: int) -> str:
     """Return "round 2" or "rounds 1–3"."""
-    return f"round {last}" if first == last else f"rounds {first}–{last}"
+    if first == last:
+        return _("round {round}", round=last)
+    return _("rounds {first}–{last}", first=first, last=last)
 
 
 def fight_log(
@@ -29,14 +33,15 @@ def fight_log(
     """Return the log as Markdown: a heading, then each round's lines in order."""
     lines = [f"# {heading}", ""]
     if written is not None:
-        lines += [f"Written {written:%Y-%m-%d %H:%M} UTC.", ""]
+        when = written.strftime("%Y-%m-%d %H:%M")
+        lines += [_("Written {when} UTC.", when=when), ""]
     for number in sorted(rounds):
         if not rounds[number]:
             continue
-        title = "Round zero (the ambush)" if number == 0 else f"Round {number}"
+        title = _("Round zero (the ambush)") if number == 0 else _("Round {round}", round=number)
         lines += [f"## {title}", "", *(f"- {entry.line}" for entry in rounds[number]), ""]
     if len(lines) <= 4:
-        lines.append("Nothing has been recorded yet.")
+        lines.append(_("Nothing has been recorded yet."))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -10,10 +10,35 @@ nothing; a fixed object never acts; a grappling combatant can only break away [0
 from __future__ import annotations
 
 from bot.errors import RuleViolation
+from bot.i18n import L_, Lazy, Lp_
 from bot.rules import state as flow
 from bot.rules.models import Combatant, Encounter
 
-FORCE_HINT = "the GM may force it (force:true)"
+FORCE_HINT = L_("the GM may force it (force:true)")
+# What a refusal says one may not do now ("… to {doing} now"): every caller's, for the catalogue.
+DOINGS = (
+    Lp_("doing", "attack"),
+    Lp_("doing", "use an essence"),
+    Lp_("doing", "hide"),
+    Lp_("doing", "move"),
+    Lp_("doing", "stand up"),
+    Lp_("doing", "use a power"),
+    Lp_("doing", "engage"),
+    Lp_("doing", "break away"),
+    Lp_("doing", "take full cover"),
+    Lp_("doing", "guard"),
+    Lp_("doing", "haste"),
+    Lp_("doing", "wait"),
+    Lp_("doing", "act"),
+    Lp_("doing", "hold"),
+    Lp_("doing", "sacrifice an action"),
+    Lp_("doing", "declare"),
+)
+
+
+def doing_text(doing: str) -> Lazy:
+    """Return what a refusal says one may not do ("attack"), in the reader's language."""
+    return Lp_("doing", doing)
 
 
 def on_turn(encounter: Encounter, combatant: Combatant) -> bool:
@@ -28,16 +53,18 @@ def require_able(
     """Refuse anything from a combatant that cannot act at all: an object, Broken, surprised, held."""
     name = combatant.name
     if combatant.fixed_object:
-        raise RuleViolation(f"{name} is a fixed object; it takes no actions.")
+        raise RuleViolation("{name} is a fixed object; it takes no actions.", name=name)
     if flow.is_broken(combatant):
-        raise RuleViolation(f"{name} is Broken and cannot act until Grit is restored.")
+        raise RuleViolation("{name} is Broken and cannot act until Grit is restored.", name=name)
     if flow.surprised(encounter, combatant):
-        raise RuleViolation(f"{name} is surprised: in round zero only the ambushers act.")
+        raise RuleViolation("{name} is surprised: in round zero only the ambushers act.", name=name)
     if combatant.grapple is not None and not breaking_away:
         partner = _name(encounter, combatant.grapple.partner_id)
         raise RuleViolation(
-            f"{name} is locked in a grapple with {partner}: Break Away is the only action it "
-            "can take (/breakaway)."
+            "{name} is locked in a grapple with {partner}: Break Away is "
+            "the only action it can take (/breakaway).",
+            name=name,
+            partner=partner,
         )
 
 
@@ -61,21 +88,31 @@ def require_turn(
     name = combatant.name
     if not flow.turns_running(encounter):
         raise RuleViolation(
-            f"It is not {name}'s turn: round {encounter.round}'s turns have not begun (the GM's "
-            f"/init next starts them); {FORCE_HINT}."
+            "It is not {name}'s turn: round {round}'s turns have not "
+            "begun (the GM's /init next starts them); {force_hint}.",
+            name=name,
+            round=encounter.round,
+            force_hint=FORCE_HINT,
         )
     if combatant.waiting:
-        raise RuleViolation(f"{name} is waiting: /act first to {doing} now.")
+        raise RuleViolation(
+            "{name} is waiting: /act first to {doing} now.", name=name, doing=doing_text(doing)
+        )
     if combatant.acted_this_round or combatant.acted_out_of_turn or combatant.holding:
         raise RuleViolation(
-            f"It is not {name}'s turn, and its turn this round is over; {FORCE_HINT}."
+            "It is not {name}'s turn, and its turn this round is over; {force_hint}.",
+            name=name,
+            force_hint=FORCE_HINT,
         )
     raise RuleViolation(
-        f"It is not {name}'s turn: {doing} when it comes, or /wait and then /act to {doing} "
-        f"sooner; {FORCE_HINT}."
+        "It is not {name}'s turn: {doing} when it comes, or /wait "
+        "and then /act to {doing} sooner; {force_hint}.",
+        name=name,
+        doing=doing_text(doing),
+        force_hint=FORCE_HINT,
     )
 
 
-def _name(encounter: Encounter, combatant_id: int) -> str:
+def _name(encounter: Encounter, combatant_id: int) -> str | Lazy:
     found = next((c for c in encounter.combatants if c.id == combatant_id), None)
-    return found.name if found is not None else "someone who left"
+    return found.name if found is not None else L_("someone who left")

@@ -13,26 +13,28 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.errors import BadInput
+from bot.i18n import N_, _
 from bot.rules import encounter as flow
 from bot.rules.models import Combatant, Encounter
 from bot.rules.results import Result
 
 # The fields /init edit may set, and how a reply names them.
+# (Message ids: a reply translates them with `_()` where it names them.)
 EDITABLE: dict[str, str] = {
-    "physical": "Physical",
-    "finesse": "Finesse",
-    "risk": "Risk",
-    "crit_range": "crit range",
-    "perception_m": "Perception (m)",
-    "durability": "durability",
-    "stamina": "stamina",
-    "reach": "reach",
-    "directions_blocked": "directions blocked",
-    "fixed_object": "fixed object",
-    "prone": "prone",
-    "stealth": "hidden status",
-    "injuries": "Injuries",
-    "leg_injury": "leg injury",
+    "physical": N_("Physical"),
+    "finesse": N_("Finesse"),
+    "risk": N_("Risk"),
+    "crit_range": N_("crit range"),
+    "perception_m": N_("Perception (m)"),
+    "durability": N_("durability"),
+    "stamina": N_("stamina"),
+    "reach": N_("reach"),
+    "directions_blocked": N_("directions blocked"),
+    "fixed_object": N_("fixed object"),
+    "prone": N_("prone"),
+    "stealth": N_("hidden status"),
+    "injuries": N_("Injuries"),
+    "leg_injury": N_("leg injury"),
 }
 
 
@@ -50,7 +52,7 @@ def edit_combatant(
     """Set the given fields on a combatant, all or none; return what changed."""
     unknown = set(changes) - set(EDITABLE)
     if unknown:
-        raise BadInput(f"/init edit cannot set {', '.join(sorted(unknown))}.")
+        raise BadInput("/init edit cannot set {fields}.", fields=", ".join(sorted(unknown)))
     if not changes:
         raise BadInput("Give at least one field to change, e.g. perception:12.")
     if "injuries" in changes and changes["injuries"] < 0:
@@ -59,8 +61,9 @@ def edit_combatant(
         edited = combatant.model_validate({**combatant.model_dump(), **changes})
     except ValidationError as error:
         problem = error.errors()[0]
-        field = EDITABLE.get(str(problem["loc"][0]), str(problem["loc"][0]))
-        raise BadInput(f"{field}: {problem['msg']}.") from None
+        name = str(problem["loc"][0])
+        field = _(EDITABLE[name]) if name in EDITABLE else name
+        raise BadInput("{field}: {problem}.", field=field, problem=problem["msg"]) from None
     if changes.get("fixed_object"):
         flow.take_out_of_order(encounter, combatant)  # an object takes no turns [003]
     done = []

@@ -16,6 +16,7 @@ round's declaration.
 from __future__ import annotations
 
 from bot.errors import BadInput, RuleViolation
+from bot.i18n import L_
 from bot.rules import encounter as flow
 from bot.rules.acting import on_turn, require_able
 from bot.rules.fortune import require_in_round
@@ -66,7 +67,10 @@ def clean_text(text: str) -> str:
     if not cleaned:
         raise BadInput("Say what the combatant will do (the `action` option).")
     if len(cleaned) > MAX_DECLARATION_LENGTH:
-        raise BadInput(f"A declaration is at most {MAX_DECLARATION_LENGTH} characters.")
+        raise BadInput(
+            "A declaration is at most {max_declaration_length} characters.",
+            max_declaration_length=MAX_DECLARATION_LENGTH,
+        )
     return cleaned
 
 
@@ -84,7 +88,7 @@ def declare(
     cleaned = clean_text(text)
     require_in_round(encounter, combatant, "declare")
     if flow.is_broken(combatant):
-        raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
+        raise RuleViolation("{name} is Broken and cannot act.", name=combatant.name)
     if kind != "long" and (rounds is not None or long_type is not None):
         raise BadInput("rounds and long_type belong to a long action (kind:long).")
     if kind == "minor":
@@ -141,13 +145,19 @@ def _check_same(
     progress = f"{under_way.progress}/{under_way.rounds}"
     if text.casefold() != under_way.name.casefold():
         raise RuleViolation(
-            f"{combatant.name} is busy with {under_way.name} ({progress}); declare it again "
-            "to work on it, or /undeclare to abandon it first."
+            "{name} is busy with {under_way} ({progress}); declare it "
+            "again to work on it, or /undeclare to abandon it first.",
+            name=combatant.name,
+            under_way=under_way.name,
+            progress=progress,
         )
     if rounds is not None or (long_type is not None and long_type != under_way.kind):
         raise BadInput(
-            f"{under_way.name} is under way ({under_way.kind}, {progress}); its count and type "
-            "are set when it starts."
+            "{under_way} is under way ({kind}, {progress}); its count "
+            "and type are set when it starts.",
+            under_way=under_way.name,
+            kind=L_(under_way.kind),
+            progress=progress,
         )
 
 
@@ -156,7 +166,9 @@ def _work(encounter: Encounter, combatant: Combatant, under_way: LongAction) -> 
     require_able(encounter, combatant)
     if combatant.actions_left < 1:
         raise RuleViolation(
-            f"{combatant.name} has no actions left this round to work on {under_way.name}."
+            "{name} has no actions left this round to work on {under_way}.",
+            name=combatant.name,
+            under_way=under_way.name,
         )
     return work_on_long_action(combatant)
 
@@ -170,7 +182,7 @@ def undeclare(encounter: Encounter, combatant: Combatant) -> Undeclared:
         declaration is None or declaration.kind == "long"
     )
     if declaration is None and not abandons:
-        raise RuleViolation(f"{combatant.name} has declared nothing this round.")
+        raise RuleViolation("{name} has declared nothing this round.", name=combatant.name)
     abandoned = stop_long_action(combatant).model_copy() if abandons else None
     combatant.declaration = None
     return Undeclared(combatant_id=combatant.id, withdrawn=declaration, abandoned=abandoned)

@@ -147,10 +147,16 @@ def unique_name(encounter: Encounter, name: str) -> str:
     if not cleaned:
         raise BadInput("A combatant needs a name.")
     if len(cleaned) > MAX_NAME_LENGTH:
-        raise BadInput(f"Combatant names are at most {MAX_NAME_LENGTH} characters.")
+        raise BadInput(
+            "Combatant names are at most {max_name_length} characters.",
+            max_name_length=MAX_NAME_LENGTH,
+        )
     for existing in encounter.combatants:
         if same_name(existing.name, cleaned):
-            raise BadInput(f"There is already a combatant named {existing.name} in this encounter.")
+            raise BadInput(
+                "There is already a combatant named {existing} in this encounter.",
+                existing=existing.name,
+            )
     return cleaned
 
 
@@ -161,8 +167,9 @@ def numbered_names(encounter: Encounter, name: str, count: int) -> list[str]:
     room = MAX_COMBATANTS - len(encounter.combatants)
     if count > room:
         raise BadInput(
-            f"An encounter holds at most {MAX_COMBATANTS} combatants; "
-            f"there is room for {max(room, 0)} more."
+            "An encounter holds at most {max_combatants} combatants; there is room for {room} more.",
+            max_combatants=MAX_COMBATANTS,
+            room=max(room, 0),
         )
     if count == 1:
         return [unique_name(encounter, name)]
@@ -178,7 +185,9 @@ def add_combatant(
 ) -> InitiativeEntry | None:
     """Add a combatant; once turns run, it takes its place in this round's order."""
     if len(encounter.combatants) >= MAX_COMBATANTS:
-        raise BadInput(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+        raise BadInput(
+            "An encounter holds at most {max_combatants} combatants.", max_combatants=MAX_COMBATANTS
+        )
     combatant.name = unique_name(encounter, combatant.name)
     combatant.id = encounter.next_combatant_id
     encounter.next_combatant_id += 1
@@ -238,7 +247,9 @@ def take_out_of_order(encounter: Encounter, combatant: Combatant) -> None:
     """Take a combatant out of this round's turns (it became a fixed object), keeping the turn."""
     for acting in (current_actor(encounter), _turn_owner(encounter)):
         if acting is not None and acting.id == combatant.id:
-            raise RuleViolation(f"It is {combatant.name}'s turn; end it first (/init next).")
+            raise RuleViolation(
+                "It is {name}'s turn; end it first (/init next).", name=combatant.name
+            )
     if combatant.id not in encounter.order:
         return
     index = encounter.order.index(combatant.id)
@@ -257,13 +268,14 @@ def move_combatant(encounter: Encounter, combatant: Combatant, position: int) ->
     if encounter.phase != "initiative" or encounter.turn is None:
         raise RuleViolation("The turn order is set when the round's turns begin; move it then.")
     if not 1 <= position <= len(encounter.order):
-        raise BadInput(f"Position must be between 1 and {len(encounter.order)}.")
+        raise BadInput("Position must be between 1 and {last}.", last=len(encounter.order))
     if combatant.id not in encounter.order:
-        raise RuleViolation(f"{combatant.name} has no place in this round's order yet.")
+        raise RuleViolation("{name} has no place in this round's order yet.", name=combatant.name)
     owner = None if encounter.turn_passed else _turn_owner(encounter)
     if owner is not None and owner.id == combatant.id:
         raise RuleViolation(
-            f"{combatant.name} is taking its turn now; to act later this round it can /wait."
+            "{name} is taking its turn now; to act later this round it can /wait.",
+            name=combatant.name,
         )
     # The order is those who had their turn, the owner of this one, then those still to act.
     passed = encounter.turn + (0 if owner else 1)
@@ -272,8 +284,10 @@ def move_combatant(encounter: Encounter, combatant: Combatant, position: int) ->
     if encounter.order.index(combatant.id) < passed:
         if place >= passed:
             raise RuleViolation(
-                f"{combatant.name} has had its turn this round; place {position} is still to "
-                "come (it would act twice)."
+                "{name} has had its turn this round; place {position} is "
+                "still to come (it would act twice).",
+                name=combatant.name,
+                position=position,
             )
     else:
         place = max(place, first_to_come)  # still to act this round: next at the earliest
@@ -368,7 +382,8 @@ def _back_to_last_turn(encounter: Encounter) -> Step:
     last = _last_turn(encounter)
     if last is None:
         raise RuleViolation(
-            f"Nobody took a turn in round {encounter.round}; there is none to go back to."
+            "Nobody took a turn in round {round}; there is none to go back to.",
+            round=encounter.round,
         )
     return _reopen_turn(encounter, last)
 
@@ -381,10 +396,15 @@ def _back_into_previous_round(encounter: Encounter) -> Step:
     """
     saved = encounter.previous_round
     if saved is None or saved.round != encounter.round - 1:
-        why = "" if encounter.round <= 1 else " (/init prev steps back one round at most)"
+        if encounter.round <= 1:
+            raise RuleViolation(
+                "This is the start of round {round}; there is no turn before it to go back to.",
+                round=encounter.round,
+            )
         raise RuleViolation(
-            f"This is the start of round {encounter.round}; there is no turn before it "
-            f"to go back to{why}."
+            "This is the start of round {round}; there is no turn before it to go back to "
+            "(/init prev steps back one round at most).",
+            round=encounter.round,
         )
     present = {c.id for c in encounter.combatants}
     for combatant in encounter.combatants:
@@ -398,7 +418,7 @@ def _back_into_previous_round(encounter: Encounter) -> Step:
     last = _last_turn(encounter)
     if last is None:
         raise RuleViolation(
-            f"Nobody took a turn in round {saved.round}; there is none to go back to."
+            "Nobody took a turn in round {round}; there is none to go back to.", round=saved.round
         )
     return _reopen_turn(encounter, last)
 
@@ -429,11 +449,13 @@ def haste(encounter: Encounter, combatant: Combatant) -> None:
     """Haste: +3 initiative (or the front of the order) and one action this round [003]."""
     if turns_running(encounter):
         raise RuleViolation(
-            f"Haste is declared before initiative is rolled, and round {encounter.round}'s "
-            "turns have begun. Declare it next round, before the GM's /init next."
+            "Haste is declared before initiative is rolled, and round "
+            "{round}'s turns have begun. Declare it next round, before "
+            "the GM's /init next.",
+            round=encounter.round,
         )
     if combatant.hasted:
-        raise RuleViolation(f"{combatant.name} is already hasted this round.")
+        raise RuleViolation("{name} is already hasted this round.", name=combatant.name)
     _require_can_act(combatant)
     combatant.hasted = True
     combatant.actions_left = min(combatant.actions_left, actions_per_round(combatant))
@@ -443,11 +465,11 @@ def wait(encounter: Encounter, combatant: Combatant, hooks: TurnHooks | None = N
     """Wait: pass over the combatant's turn; it may /act later this round [003]."""
     _require_can_act(combatant)
     if combatant.waiting:
-        raise RuleViolation(f"{combatant.name} is already waiting.")
+        raise RuleViolation("{name} is already waiting.", name=combatant.name)
     if combatant.holding:
-        raise RuleViolation(f"{combatant.name} is holding into the next round.")
+        raise RuleViolation("{name} is holding into the next round.", name=combatant.name)
     if combatant.acted_this_round or encounter.acting_now == combatant.id:
-        raise RuleViolation(f"{combatant.name} has already acted this round.")
+        raise RuleViolation("{name} has already acted this round.", name=combatant.name)
     combatant.waiting = True
     if encounter.acting_now is not None and _turn_owner(encounter) is combatant:
         encounter.turn_passed = True  # its turn is interrupted: it passes when the act ends
@@ -461,10 +483,14 @@ def wait(encounter: Encounter, combatant: Combatant, hooks: TurnHooks | None = N
 def act_now(encounter: Encounter, combatant: Combatant) -> Step:
     """Act: a waiting combatant acts now, inside the current turn [003]."""
     if not combatant.waiting:
-        raise RuleViolation(f"{combatant.name} is not waiting; only a waiting combatant can /act.")
+        raise RuleViolation(
+            "{name} is not waiting; only a waiting combatant can /act.", name=combatant.name
+        )
     if encounter.acting_now is not None:
         other = by_id(encounter, encounter.acting_now)
-        raise RuleViolation(f"{other.name} is acting out of turn right now; wait for /init next.")
+        raise RuleViolation(
+            "{other} is acting out of turn right now; wait for /init next.", other=other.name
+        )
     if encounter.phase not in ("initiative", "reaction", "counter"):
         raise RuleViolation("Waiting combatants act once the round's turns have begun.")
     _require_can_act(combatant)
@@ -476,7 +502,7 @@ def act_now(encounter: Encounter, combatant: Combatant) -> Step:
 def hold(encounter: Encounter, combatant: Combatant) -> None:
     """Hold: a waiting combatant carries into next round with the Hold bonus [003]."""
     if not combatant.waiting:
-        raise RuleViolation(f"{combatant.name} must be waiting to hold (/wait first).")
+        raise RuleViolation("{name} must be waiting to hold (/wait first).", name=combatant.name)
     _hold(combatant)
 
 
@@ -528,7 +554,7 @@ def _turn_owner(encounter: Encounter) -> Combatant | None:
 
 def _require_can_act(combatant: Combatant) -> None:
     if is_broken(combatant):
-        raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
+        raise RuleViolation("{name} is Broken and cannot act.", name=combatant.name)
 
 
 def _hold(combatant: Combatant) -> None:

@@ -8,7 +8,9 @@ the turns — and returns each choice as data for the reply and the round log.
 from __future__ import annotations
 
 from bot.errors import RuleViolation
+from bot.i18n import L_
 from bot.rules import encounter as flow
+from bot.rules.acting import doing_text
 from bot.rules.encounter import Step, TurnHooks
 from bot.rules.initiative import (
     HASTE_BONUS,
@@ -57,13 +59,18 @@ def require_in_round(encounter: Encounter, combatant: Combatant, doing: str) -> 
     """Refuse a choice by a surprised combatant in round zero, or once the round is closing."""
     if flow.surprised(encounter, combatant):
         raise RuleViolation(
-            f"{combatant.name} is caught by the ambush: in round zero it takes no actions, "
-            f"so it cannot {doing}."
+            "{name} is caught by the ambush: in round zero it takes no "
+            "actions, so it cannot {doing}.",
+            name=combatant.name,
+            doing=doing_text(doing),
         )
     if encounter.phase in CLOSED_PHASES:
         raise RuleViolation(
-            f"Round {encounter.round} is closing ({encounter.phase}); "
-            f"{doing} in round {encounter.round + 1}."
+            "Round {round} is closing ({phase}); {doing} in round {next}.",
+            round=encounter.round,
+            phase=L_(encounter.phase.capitalize()),  # the phase names of bot.render.text
+            doing=doing_text(doing),
+            next=encounter.round + 1,
         )
 
 
@@ -100,13 +107,16 @@ def hold(encounter: Encounter, combatant: Combatant) -> Held:
     """Hold: a waiting combatant gives up the rest of this round for +10 (or first place) next."""
     require_in_round(encounter, combatant, "hold")
     if combatant.holding:
-        raise RuleViolation(f"{combatant.name} already holds into the next round.")
+        raise RuleViolation("{name} already holds into the next round.", name=combatant.name)
     if combatant.waiting and not flow.turns_running(encounter):
         # Before the turns, `holding` still carries last round's bonus into this round's
         # roll; a waiting combatant that is still waiting at the round's end holds anyway.
         raise RuleViolation(
-            f"{combatant.name} is waiting; Hold is chosen once round {encounter.round}'s turns "
-            "have begun (a combatant still waiting when the round ends holds anyway)."
+            "{name} is waiting; Hold is chosen once round {round}'s "
+            "turns have begun (a combatant still waiting when the round "
+            "ends holds anyway).",
+            name=combatant.name,
+            round=encounter.round,
         )
     lost = combatant.actions_left
     flow.hold(encounter, combatant)
@@ -133,8 +143,14 @@ def sacrifice_action(
     """Sacrifice one action for +3 to attack, defense or a check for the rest of the round."""
     require_in_round(encounter, combatant, "sacrifice an action")
     if flow.is_broken(combatant):
-        raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
+        raise RuleViolation("{name} is Broken and cannot act.", name=combatant.name)
     if combatant.actions_left < 1:
-        why = " (it holds into the next round)" if combatant.holding else ""
-        raise RuleViolation(f"{combatant.name} has no actions left this round to sacrifice{why}.")
+        if combatant.holding:
+            raise RuleViolation(
+                "{name} has no actions left this round to sacrifice (it holds into the next round).",
+                name=combatant.name,
+            )
+        raise RuleViolation(
+            "{name} has no actions left this round to sacrifice.", name=combatant.name
+        )
     return sacrifice(combatant, target or default_sacrifice_target(encounter, combatant))

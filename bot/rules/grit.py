@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Literal, Protocol
 
 from bot.errors import BadInput
+from bot.i18n import L_
 from bot.rules.models import DEFAULT_MAX_GRIT, ActiveSpecial
 from bot.rules.results import Result
 
@@ -71,14 +72,14 @@ def starting_grit(grit: int | None, max_grit: int | None) -> tuple[int, int]:
     if grit is None:
         grit = max_grit
     if grit > max_grit:
-        raise BadInput(f"Grit {grit} is above max_grit {max_grit}.")
+        raise BadInput("Grit {grit} is above max_grit {max_grit}.", grit=grit, max_grit=max_grit)
     return grit, max_grit
 
 
 def grit_level(grit: int) -> GritLevel:
     """Return the Grit level for a number of Grit points."""
     if grit < 0:
-        raise BadInput(f"Grit cannot be negative (got {grit}).")
+        raise BadInput("Grit cannot be negative (got {grit}).", grit=grit)
     if grit >= PRIME_FROM:
         return GritLevel.PRIME
     if grit >= REDUCED_FROM:
@@ -91,7 +92,7 @@ def grit_level(grit: int) -> GritLevel:
 def shift_die(die: int, steps: int) -> int:
     """Move a core die down by situational steps: d20 → d12 → d10, never below d10."""
     if die not in DIE_STEPS:
-        raise BadInput(f"A core die is a d20, d12 or d10, not a d{die}.")
+        raise BadInput("A core die is a d20, d12 or d10, not a d{die}.", die=die)
     if steps < 0:
         raise BadInput("A die shift moves the die down, so it cannot be negative.")
     return DIE_STEPS[min(DIE_STEPS.index(die) + steps, len(DIE_STEPS) - 1)]
@@ -200,11 +201,11 @@ def _check_change(
         raise BadInput("Change Grit one way at a time: damage, heal or set.")
     if not given and max_grit is None:
         raise BadInput("Say how Grit changes: damage, heal, set or max.")
-    for label, value in (("Damage", damage), ("Healing", heal), ("Grit", set_to)):
+    for label, value in ((L_("Damage"), damage), (L_("Healing"), heal), (L_("Grit"), set_to)):
         if value is not None and value < 0:
-            raise BadInput(f"{label} cannot be negative (got {value}).")
+            raise BadInput("{label} cannot be negative (got {value}).", label=label, value=value)
     if max_grit is not None and max_grit < 1:
-        raise BadInput(f"Maximum Grit must be at least 1 (got {max_grit}).")
+        raise BadInput("Maximum Grit must be at least 1 (got {max_grit}).", max_grit=max_grit)
 
 
 def change_grit(

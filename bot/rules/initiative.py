@@ -14,6 +14,7 @@ from typing import Literal, NamedTuple
 from pydantic import Field
 
 from bot.errors import BadInput, RuleViolation
+from bot.i18n import N_, Ln_
 from bot.rules.grit import die_of, perception_m
 from bot.rules.injuries import injury_modifiers
 from bot.rules.models import ACTIONS_PER_ROUND, Combatant, InitiativeMode, SacrificeFor, Side
@@ -117,18 +118,18 @@ def _injuries(combatant: Combatant) -> list[Modifier]:
 def _fortune_bonuses(combatant: Combatant, mode: InitiativeMode) -> list[Modifier]:
     bonuses: list[Modifier] = []
     if combatant.initiative_bonus:
-        bonuses.append(Modifier(name="Initiative bonus", value=combatant.initiative_bonus))
+        bonuses.append(Modifier(name=N_("Initiative bonus"), value=combatant.initiative_bonus))
     # The Initiative Passive: +2 per level [001], on the sheet's powers [GAME.md §9].
     passive = sum(p.initiative or 0 for p in combatant.powers if p.kind == "passive")
     if passive:
-        bonuses.append(Modifier(name="Initiative Passive", value=passive))
+        bonuses.append(Modifier(name=N_("Initiative Passive"), value=passive))
     bonuses += _injuries(combatant)
     if mode != "fortune":
         return bonuses
     if combatant.hasted:
-        bonuses.append(Modifier(name="Haste", value=HASTE_BONUS))
+        bonuses.append(Modifier(name=N_("Haste"), value=HASTE_BONUS))
     if combatant.holding:
-        bonuses.append(Modifier(name="Hold", value=HOLD_BONUS))
+        bonuses.append(Modifier(name=N_("Hold"), value=HOLD_BONUS))
     if combatant.minor_acts:
         bonuses.append(
             Modifier(
@@ -288,7 +289,9 @@ def order_for_round(
     elif mode in ("fortune", "once"):
         entries = [_rolled_entry(c, mode, rng, existing, only) for c in combatants]
     else:
-        raise BadInput(f"Unknown initiative mode {mode!r}: use fortune, finesse, sides or once.")
+        raise BadInput(
+            "Unknown initiative mode {mode!r}: use fortune, finesse, sides or once.", mode=mode
+        )
     return _roll_off(entries, rng)
 
 
@@ -308,11 +311,16 @@ def spend_action(combatant: Combatant, count: int = 1) -> int:
     if count < 1:
         raise BadInput("Spend at least one action.")
     if die_of(combatant) is None:
-        raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
+        raise RuleViolation("{name} is Broken and cannot act.", name=combatant.name)
     if combatant.actions_left < count:
         left = combatant.actions_left
         raise RuleViolation(
-            f"{combatant.name} has {left} action{'s' if left != 1 else ''} left this round."
+            Ln_(
+                "{name} has {n} action left this round.",
+                "{name} has {n} actions left this round.",
+                left,
+                name=combatant.name,
+            )
         )
     combatant.actions_left -= count
     return combatant.actions_left
@@ -356,7 +364,7 @@ def sacrifice(combatant: Combatant, target: SacrificeFor) -> Sacrifice:
 def stand_up(combatant: Combatant) -> int:
     """Stand up from prone: costs one action [003]; return the actions left."""
     if not combatant.prone:
-        raise RuleViolation(f"{combatant.name} is not prone.")
+        raise RuleViolation("{name} is not prone.", name=combatant.name)
     left = spend_action(combatant)
     combatant.prone = False
     return left

@@ -43,5 +43,6 @@ def require_can_jump(combatant: Combatant) -> None:
     """Refuse a jump by a combatant with an injury to the legs [000]."""
     if combatant.leg_injury:
         raise RuleViolation(
-            f"{combatant.name} has an injury to the legs: it cannot jump at all until it is treated."
+            "{name} has an injury to the legs: it cannot jump at all until it is treated.",
+            name=combatant.name,
         )

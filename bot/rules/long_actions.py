@@ -55,14 +55,19 @@ def start_long_action(
     if not cleaned:
         raise BadInput("A long action needs a name (what is the character doing?).")
     if len(cleaned) > MAX_NAME_LENGTH:
-        raise BadInput(f"Long action names are at most {MAX_NAME_LENGTH} characters.")
+        raise BadInput(
+            "Long action names are at most {max_name_length} characters.",
+            max_name_length=MAX_NAME_LENGTH,
+        )
     if rounds < 1:
-        raise BadInput(f"A long action takes at least 1 round (got {rounds}).")
+        raise BadInput("A long action takes at least 1 round (got {rounds}).", rounds=rounds)
     if die_of(combatant) is None:
-        raise RuleViolation(f"{combatant.name} is Broken and cannot act.")
+        raise RuleViolation("{name} is Broken and cannot act.", name=combatant.name)
     if combatant.long_action is not None:
         raise RuleViolation(
-            f"{combatant.name} is already busy with {combatant.long_action.name}; stop it first."
+            "{name} is already busy with {long_action}; stop it first.",
+            name=combatant.name,
+            long_action=combatant.long_action.name,
         )
     combatant.long_action = LongAction(name=cleaned, kind=kind, rounds=rounds)
     return combatant.long_action
@@ -73,7 +78,7 @@ def work_on_long_action(combatant: Combatant) -> LongActionProgress:
     # No progress is added in a round the actor was attacked [000].
     action = combatant.long_action
     if action is None:
-        raise RuleViolation(f"{combatant.name} has no long action under way.")
+        raise RuleViolation("{name} has no long action under way.", name=combatant.name)
     # Focused work takes the actor's complete attention: the rest of its actions this round.
     spend = 1 if action.kind == "cumulative" else max(combatant.actions_left, 1)
     spend_action(combatant, spend)
@@ -141,7 +146,7 @@ def stop_long_action(combatant: Combatant) -> LongAction:
     """Abandon the long action under way; return it as it stood."""
     action = combatant.long_action
     if action is None:
-        raise RuleViolation(f"{combatant.name} has no long action under way.")
+        raise RuleViolation("{name} has no long action under way.", name=combatant.name)
     combatant.long_action = None
     return action
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 import math
 
 from bot.errors import BadInput, RuleViolation
+from bot.i18n import Ln_
 from bot.rules import encounter as flow
 from bot.rules.acting import require_turn
 from bot.rules.cover import expose
 from bot.rules.initiative import spend_action, stand_up
 from bot.rules.models import Combatant, Encounter
 from bot.rules.results import Result
-from bot.rules.specials import MAX_MOVE_M, Movement, SpecialBook, mobility, move
+from bot.rules.specials import MAX_MOVE_M, Mobility, Movement, SpecialBook, mobility, move
 
 FREE_MOVE_M = 2  # one space a round without an action [003]
 PRONE_MOVE_M = 2  # a prone character moves one space a round [003]
@@ -48,6 +49,26 @@ def actions_for(metres_this_round: int, mobility_m: int) -> int:
     return math.ceil(beyond / mobility_m)
 
 
+def _actions_to_spend(combatant: Combatant, allowed: Mobility, after: int) -> int:
+    """Return the actions a move to `after` metres this turn costs; refuse more than are left."""
+    spent = max(0, actions_for(after, allowed.limit_m) - combatant.move_actions)
+    if spent > combatant.actions_left:
+        reach = FREE_MOVE_M + (combatant.move_actions + combatant.actions_left) * allowed.limit_m
+        raise RuleViolation(
+            Ln_(
+                "{name} can move {more} m more this round (2 m free, then "
+                "{limit_m} m per action; {n} action left).",
+                "{name} can move {more} m more this round (2 m free, then "
+                "{limit_m} m per action; {n} actions left).",
+                combatant.actions_left,
+                name=combatant.name,
+                more=max(0, reach - combatant.moved_m),
+                limit_m=allowed.limit_m,
+            )
+        )
+    return spent
+
+
 def move_combatant(
     encounter: Encounter,
     combatant: Combatant,
@@ -58,35 +79,30 @@ def move_combatant(
 ) -> Moved:
     """Move on the combatant's turn: spend the actions the distance needs, then Lacerate [003]."""
     if not 1 <= metres <= MAX_MOVE_M:
-        raise BadInput(f"Move at least 1 m and at most {MAX_MOVE_M} m at once (got {metres}).")
+        raise BadInput(
+            "Move at least 1 m and at most {max_move_m} m at once (got {metres}).",
+            max_move_m=MAX_MOVE_M,
+            metres=metres,
+        )
     forced = require_turn(encounter, combatant, "move", forced=forced)
     name = combatant.name
     if combatant.engaged_with:
         other = flow.by_id(encounter, combatant.engaged_with[0])
         raise RuleViolation(
-            f"{name} is engaged with {other.name} and locked onto its space: break away "
-            "first (/breakaway)."
+            "{name} is engaged with {other} and locked onto its space: "
+            "break away first (/breakaway).",
+            name=name,
+            other=other.name,
         )
     allowed = mobility(combatant, book)
     after = combatant.moved_m + metres
     if combatant.prone and after > PRONE_MOVE_M:
         raise RuleViolation(
-            f"{name} is prone: it moves one space (2 m) a round; standing up takes an action "
-            "(/effect remove special:Prone)."
+            "{name} is prone: it moves one space (2 m) a round; standing "
+            "up takes an action (/effect remove special:Prone).",
+            name=name,
         )
-    spent = 0
-    if allowed.stopped_by is None and metres >= 1:
-        needed = actions_for(after, allowed.limit_m)
-        spent = max(0, needed - combatant.move_actions)
-        if spent > combatant.actions_left:
-            reach = (
-                FREE_MOVE_M + (combatant.move_actions + combatant.actions_left) * allowed.limit_m
-            )
-            raise RuleViolation(
-                f"{name} can move {max(0, reach - combatant.moved_m)} m more this round "
-                f"(2 m free, then {allowed.limit_m} m per action; {combatant.actions_left} "
-                f"action{'s' if combatant.actions_left != 1 else ''} left)."
-            )
+    spent = _actions_to_spend(combatant, allowed, after) if allowed.stopped_by is None else 0
     movement = move(combatant, metres, book)  # refuses Root, Brace, a bad distance
     if spent:
         spend_action(combatant, spent)
@@ -111,11 +127,11 @@ class StoodUp(Result):
 def stand(encounter: Encounter, combatant: Combatant, *, forced: bool = False) -> StoodUp:
     """Stand up from prone on the combatant's turn: one action [003]."""
     if not combatant.prone:
-        raise RuleViolation(f"{combatant.name} is not prone.")
+        raise RuleViolation("{name} is not prone.", name=combatant.name)
     forced = require_turn(encounter, combatant, "stand up", forced=forced)
     if combatant.actions_left < 1:
         raise RuleViolation(
-            f"{combatant.name} has no action left this round to stand up (it takes one)."
+            "{name} has no action left this round to stand up (it takes one).", name=combatant.name
         )
     left = stand_up(combatant)
     return StoodUp(combatant_id=combatant.id, actions_left=left, forced=forced)

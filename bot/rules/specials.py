@@ -119,18 +119,21 @@ def check_x(special: Special, x: int | None) -> None:
     """Refuse an X the Special cannot take: none for binary ones, at least min X for others."""
     if not special.takes_x:
         if x is not None:
-            raise BadInput(f"{special.name} takes no X; leave x out.")
+            raise BadInput("{special} takes no X; leave x out.", special=special.name)
         return
     if x is None:
-        raise BadInput(f"{special.name} needs an X: x:2 for {special.name}(2).")
+        raise BadInput("{special} needs an X: x:2 for {special}(2).", special=special.name)
     if x < 1:
-        raise BadInput(f"X must be at least 1 (got {x}).")
+        raise BadInput("X must be at least 1 (got {x}).", x=x)
     if x < special.min_x:
         raise BadInput(
-            f"{special.name} is applied at least at {special.name}({special.min_x}) (got {x})."
+            "{special} is applied at least at {special}({min_x}) (got {x}).",
+            special=special.name,
+            min_x=special.min_x,
+            x=x,
         )
     if x > MAX_X:
-        raise BadInput(f"X is at most {MAX_X} (got {x}).")
+        raise BadInput("X is at most {max_x} (got {x}).", max_x=MAX_X, x=x)
 
 
 def _require_tracked(special: Special) -> None:
@@ -138,14 +141,18 @@ def _require_tracked(special: Special) -> None:
         return
     if special.group == "support":
         raise RuleViolation(
-            f"{special.name} is a Support effect, not a condition: use /effect cleanse "
-            "(or /effect remove) on the Special it lowers."
+            "{special} is a Support effect, not a condition: use /effect "
+            "cleanse (or /effect remove) on the Special it lowers.",
+            special=special.name,
         )
     if special.group == "instant":
         raise RuleViolation(
-            f"{special.name} is an Instant effect: it resolves at once and leaves nothing to track."
+            "{special} is an Instant effect: it resolves at once and leaves nothing to track.",
+            special=special.name,
         )
-    raise RuleViolation(f"{special.name} is not a condition the tracker keeps on a combatant.")
+    raise RuleViolation(
+        "{special} is not a condition the tracker keeps on a combatant.", special=special.name
+    )
 
 
 def apply_special(
@@ -157,11 +164,13 @@ def apply_special(
     source = (source or "").strip() or None
     name = combatant.name
     if special.key == SOURCE_BOUND and source is None:
-        raise BadInput(f"{special.name} records its challenger: give the source.")
+        raise BadInput("{special} records its challenger: give the source.", special=special.name)
     if not _tagged(combatant, special.key):
         raise RuleViolation(
-            f"{special.name} affects only {TAG_NAMES[special.key]} creatures, and {name} is not "
-            f"tagged {TAG_NAMES[special.key]}."
+            "{special} affects only {tag} creatures, and {name} is not tagged {tag}.",
+            special=special.name,
+            tag=TAG_NAMES[special.key],
+            name=name,
         )
     common = {"combatant": name, "special": special.name, "x_given": x, "source": source}
     if special.key == PRONE:
@@ -171,7 +180,9 @@ def apply_special(
             (a for a in combatant.specials if a.name.casefold() == IMMUNE_TO_PRONE), None
         )
         if immovable is not None:
-            raise RuleViolation(f"{name} is {immovable.name}: immune to Prone.")
+            raise RuleViolation(
+                "{name} is {immovable}: immune to Prone.", name=name, immovable=immovable.name
+            )
         combatant.prone = True
         return Applied(**common, outcome="new")
 
@@ -235,15 +246,19 @@ def _lower(combatant: Combatant, active: ActiveSpecial, by: int, reason: LowerRe
 def cleanse_special(combatant: Combatant, special: Special, x: int) -> Lowered:
     """Cleanse(X): lower one eligible Special on the combatant by X; at 0 it ends [001]."""
     if x < 1:
-        raise BadInput(f"Cleanse X must be at least 1 (got {x}).")
+        raise BadInput("Cleanse X must be at least 1 (got {x}).", x=x)
     if x > MAX_X:
-        raise BadInput(f"Cleanse X is at most {MAX_X} (got {x}).")
+        raise BadInput("Cleanse X is at most {max_x} (got {x}).", max_x=MAX_X, x=x)
     _require_tracked(special)
     if not special.cleanse:
-        raise RuleViolation(f"Cleanse cannot touch {special.name} (Cleanse/Dispel: No).")
+        raise RuleViolation(
+            "Cleanse cannot touch {special} (Cleanse/Dispel: No).", special=special.name
+        )
     active = _carried(combatant, special)
     if active is None:
-        raise RuleViolation(f"{combatant.name} has no {special.name} to cleanse.")
+        raise RuleViolation(
+            "{name} has no {special} to cleanse.", name=combatant.name, special=special.name
+        )
     return _lower(combatant, active, x, "cleanse")
 
 
@@ -252,17 +267,17 @@ def remove_special(combatant: Combatant, special: Special, x: int | None = None)
     _require_tracked(special)
     if x is not None:
         if not special.takes_x:
-            raise BadInput(f"{special.name} takes no X; leave x out to remove it.")
+            raise BadInput("{special} takes no X; leave x out to remove it.", special=special.name)
         if not 1 <= x <= MAX_X:
-            raise BadInput(f"X must be between 1 and {MAX_X} (got {x}).")
+            raise BadInput("X must be between 1 and {max_x} (got {x}).", max_x=MAX_X, x=x)
     if special.key == PRONE:
         if not combatant.prone:
-            raise RuleViolation(f"{combatant.name} is not prone.")
+            raise RuleViolation("{name} is not prone.", name=combatant.name)
         combatant.prone = False
         return Lowered(special=special.name, before=None, after=None, reason="remove")
     active = _carried(combatant, special)
     if active is None:
-        raise RuleViolation(f"{combatant.name} has no {special.name}.")
+        raise RuleViolation("{name} has no {special}.", name=combatant.name, special=special.name)
     if x is None:
         combatant.specials.remove(active)
         return Lowered(special=active.name, before=active.x, after=None, reason="remove")
@@ -283,7 +298,7 @@ class Tick(Result):
     grit: GritChange | None = None
     stress_before: int | None = None
     stress_after: int | None = None
-    untouched_because: str | None = None  # Exorcism on a creature that is not a Fiend
+    untouched_because: str | None = None  # the tag it lacks: Exorcism on a non-Fiend
 
 
 class StunnedEnds(Result):
@@ -313,7 +328,7 @@ def _tick(
     common = {"special": active.name, "x": x}
     key = definition.key
     if not _tagged(combatant, key):
-        return Tick(**common, kind="none", untouched_because=f"not {TAG_NAMES[key]}")
+        return Tick(**common, kind="none", untouched_because=TAG_NAMES[key])
     if key in TICK_DAMAGE:
         grit = change_combatant_grit(encounter, combatant, damage=x)
         return Tick(**common, kind="damage", grit=grit)
@@ -471,15 +486,21 @@ def move(combatant: Combatant, metres: int, book: SpecialBook) -> Movement:
     # has a tier for exceeding normal Speed, so the rules expect it [001]. Root, Brace
     # and Broken stop voluntary movement outright.
     if metres < 1:
-        raise BadInput(f"Move at least 1 m (got {metres}).")
+        raise BadInput("Move at least 1 m (got {metres}).", metres=metres)
     if metres > MAX_MOVE_M:
-        raise BadInput(f"Move at most {MAX_MOVE_M} m at once (got {metres}).")
+        raise BadInput(
+            "Move at most {max_move_m} m at once (got {metres}).",
+            max_move_m=MAX_MOVE_M,
+            metres=metres,
+        )
     allowed = mobility(combatant, book)
     if allowed.stopped_by == "Broken":
-        raise RuleViolation(f"{combatant.name} is Broken and cannot move.")
+        raise RuleViolation("{name} is Broken and cannot move.", name=combatant.name)
     if allowed.stopped_by is not None:
         raise RuleViolation(
-            f"{combatant.name} cannot move: {allowed.stopped_by} sets its Speed to 0 m."
+            "{name} cannot move: {stopped_by} sets its Speed to 0 m.",
+            name=combatant.name,
+            stopped_by=allowed.stopped_by,
         )
     before = combatant.moved_m
     after = before + metres

@@ -30,7 +30,7 @@ def by_name(encounter: Encounter, name: str) -> Combatant:
     for combatant in encounter.combatants:
         if name_key(combatant.name) == wanted:
             return combatant
-    raise NotFound(f"No combatant named {clean_name(name)!r} in this encounter.")
+    raise NotFound("No combatant named {name!r} in this encounter.", name=clean_name(name))
 
 
 def current_actor(encounter: Encounter) -> Combatant | None:
