@@ -196,3 +196,15 @@ async def test_cancelling_the_end_answers_the_gm_in_german(german) -> None:
     asked = await table.user("gm").run("/init beenden")
     cancelled = await asked.click("Abbrechen")
     assert cancelled.content == "Die Begegnung geht weiter."
+
+
+async def test_an_english_gm_gets_the_german_tables_log(german) -> None:
+    """An English GM's /init log reply was not English, or the file not in the table's German."""
+    table = german
+    await opened(table)
+    table.user("gm", locale="en-US")
+    reply = await table.user("gm").run("/init log")
+    assert reply.content == "The fight's log so far, up to round 1."  # the GM's own reply
+    [text] = files_of(table, reply).values()
+    assert text.splitlines()[0] == "# Das Kampfprotokoll bis jetzt: Runde 1"  # the table's record
+    assert "- Goblin hat jetzt Ruin 3 (von Mira)." in text.splitlines()
