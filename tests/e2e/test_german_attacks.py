@@ -221,3 +221,18 @@ async def test_an_english_server_shows_a_german_callers_attack_in_english(make_t
     resolved = await prompt.click("Block", as_user="gm")
     assert resolved.embed["description"] == "Melee · Block, chosen by Game Master"
     assert fields(resolved.embed)["Outcome"] == "**14** vs **6** — **hit**"
+
+
+async def test_the_defense_timeout_settles_in_the_tables_language(german) -> None:
+    """An unanswered attack at a German table was not settled by its default in German."""
+    table = german
+    set_to = await table.user("admin").run("/settings defense_timeout seconds:5")
+    assert not set_to.ephemeral, set_to.text
+    table.bot.scheduler.time_scale = 0.01  # type: ignore[attr-defined] # 5 s → 0.05 s
+    script(table, d20(7), d20(3))  # attack, the default block
+    prompt = await table.user("alice").run("/angriff ziel:Goblin")
+    resolved = await prompt_closed(table, prompt.message)  # the prompt became the result
+    assert resolved.embeds[0]["description"] == (
+        "Nahkampf · Blocken, als Standard nach 5 s ohne Antwort"
+    )
+    assert fields(resolved.embeds[0])["Ergebnis"] == "**11** gegen **6** — **Treffer**"
