@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BadInput, NotAllowed, NotFound
-from bot.i18n import speaking
+from bot.i18n import L_, N_, Text, _, speaking
 from bot.render.attacks import (
     AUTO_NOTES,
     NO_CHOICE_NOTES,
@@ -65,16 +65,15 @@ from bot.views import PersistentButton, custom_ids
 if TYPE_CHECKING:
     from bot.app import Tablehand
 
-CALLED_OFF = "That attack was called off: a combatant in it left the fight."
+CALLED_OFF = N_("That attack was called off: a combatant in it left the fight.")
 PROMPT_SEARCH = 100  # latest messages searched for a prompt the bot did not live to record
 DEFENSE_LABELS = {
     **STRATEGY_NAMES,
-    "sacrifice": "Sacrifice +3",
-    "resolve": "Resolve",
-    "protect": "Protect",
-    "support": "Support",
+    "sacrifice": N_("Sacrifice +3"),
+    "resolve": N_("Resolve"),
+    "protect": N_("Protect"),
+    "support": N_("Support"),
 }
-REACTION_VERBS = {"protect": "protects", "support": "supports"}
 
 
 # Saying a settled attack ------------------------------------------------------------
@@ -85,22 +84,34 @@ def how_text(
     *,
     chosen_by: str | None = None,
     timeout: int | None = None,
-    protector: str | None = None,
-) -> str:
-    """Return how the defense was decided: "Block, chosen by bob", the default, or why none."""
+    protector: Text | None = None,
+) -> Text:
+    """Return how the defense was decided: "Block, chosen by bob", the default, or why none.
+
+    It is rendered where it is shown: in the table's language in the result, in the
+    caller's in an answer to /defend.
+    """
+    how: Text
     if settled.protected:
-        how = f"protected by {protector or 'an ally'}, who must block"
+        how = L_("protected by {protector}, who must block", protector=protector or L_("an ally"))
     elif settled.no_choice is not None:
-        how = NO_CHOICE_NOTES[settled.no_choice]
+        how = L_(NO_CHOICE_NOTES[settled.no_choice])
     else:
-        name = STRATEGY_NAMES[settled.strategy] if settled.strategy else "No defense"
-        how = f"{name}, chosen by {name_text(chosen_by)}" if chosen_by else f"{name}, the default"
-        if chosen_by is None and timeout is not None:
-            how += f" after {timeout} s without an answer"
+        name = L_(STRATEGY_NAMES[settled.strategy]) if settled.strategy else L_("No defense")
+        if chosen_by:
+            how = L_("{defense}, chosen by {who}", defense=name, who=name_text(chosen_by))
+        elif timeout is not None:
+            how = L_(
+                "{defense}, the default after {seconds} s without an answer",
+                defense=name,
+                seconds=timeout,
+            )
+        else:
+            how = L_("{defense}, the default", defense=name)
         if settled.sacrificed:
-            how += ", with a sacrificed action (+3)"
+            how = L_("{how}, with a sacrificed action (+3)", how=how)
     if (auto := settled.result.auto_reason) in AUTO_NOTES and not settled.no_choice:
-        how += f" — {AUTO_NOTES[auto]}"
+        how = L_("{how} — {automatic}", how=how, automatic=L_(AUTO_NOTES[auto]))
     return how
 
 
@@ -110,13 +121,15 @@ def how_of(
     *,
     chosen_by: str | None = None,
     timeout: int | None = None,
-) -> str:
+) -> Text:
     """Return how_text with the protector named, when one took the attack."""
     protector = _name(encounter, settled.defender_id) if settled.protected else None
     return how_text(settled, chosen_by=chosen_by, timeout=timeout, protector=protector)
 
 
-def resolution(encounter: Encounter, settled: Settled, how: str, notes: list[str]) -> Resolution:
+def resolution(
+    encounter: Encounter, settled: Settled, how: Text, notes: Sequence[Text]
+) -> Resolution:
     """Return a settled attack as the result shows it."""
     return Resolution(
         attacker=_name(encounter, settled.attacker_id),
@@ -133,7 +146,7 @@ def note_settled(table: Table, shown: Resolution) -> tuple[Combatant, ...]:
     encounter = table.encounter
     settled = shown.settled
     about = _present(encounter, settled.attacker_id, settled.target_id, settled.defender_id)
-    table.note(resolution_log(shown), about=about, kind="attack")
+    table.note(lambda gm_view: resolution_log(shown), about=about, kind="attack")
     grit = settled.grit
     if grit is not None:
         table.note(
@@ -142,16 +155,19 @@ def note_settled(table: Table, shown: Resolution) -> tuple[Combatant, ...]:
     return about
 
 
-def say_settled(table: Table, settled: Settled, how: str, notes: Sequence[str] = ()) -> None:
+def say_settled(table: Table, settled: Settled, how: Text, notes: Sequence[Text] = ()) -> None:
     """Show a settled attack at the table (with a Counter button after a natural 1)."""
     shown = resolution(table.encounter, settled, how, list(notes))
     about = note_settled(table, shown)
     table.show(lambda gm_view: resolution_embed(shown, gm_view=gm_view), about=about)
     if settled.counter is not None and not table.hidden(about):
-        table.out.view = counter_view(settled.counter.id)
+        with speaking(table.language):  # the channel reads its label
+            table.out.view = counter_view(settled.counter.id)
 
 
-def settle_declared(table: Table, declared: Declared, notes: list[str]) -> PendingAttack | None:
+def settle_declared(
+    table: Table, declared: Declared, notes: Sequence[Text]
+) -> PendingAttack | None:
     """Show an attack settled as it was made; return the one still waiting for its defender.
 
     A hidden defender is never prompted in public: it defends at once with its default [bot].
@@ -166,10 +182,10 @@ def settle_declared(table: Table, declared: Declared, notes: list[str]) -> Pendi
     return pending
 
 
-def _name(encounter: Encounter, combatant_id: int) -> str:
+def _name(encounter: Encounter, combatant_id: int) -> Text:
     """Return a combatant's name as the prompt and the result show it."""
     found = next((c for c in encounter.combatants if c.id == combatant_id), None)
-    return name_text(found.name) if found else "someone who left"
+    return name_text(found.name) if found else L_("someone who left")
 
 
 def _present(encounter: Encounter, *ids: int) -> tuple[Combatant, ...]:
@@ -179,16 +195,17 @@ def _present(encounter: Encounter, *ids: int) -> tuple[Combatant, ...]:
 # Making an attack --------------------------------------------------------------------
 
 
-def declared_notes(striker: Combatant, declared: Declared) -> list[str]:
+def declared_notes(striker: Combatant, declared: Declared) -> list[Text]:
     """Return what making the attack did to the attacker, for the prompt or the result."""
-    notes = []
+    notes: list[Text] = []
+    name = name_text(striker.name)
     if declared.revealed:
-        notes.append(f"{name_text(striker.name)} attacks from hiding and is revealed.")
+        notes.append(L_("{name} attacks from hiding and is revealed.", name=name))
     if declared.exposed:
-        notes.append(f"{name_text(striker.name)} leaves full cover to attack.")
+        notes.append(L_("{name} leaves full cover to attack.", name=name))
     if declared.essence_ended is not None:
         essence = name_text(declared.essence_ended.essence.name)
-        notes.append(f"{name_text(striker.name)}'s {essence} is used up.")
+        notes.append(L_("{name}'s {essence} is used up.", name=name, essence=essence))
     return notes
 
 
@@ -246,7 +263,7 @@ async def attack(
 
 
 def prompt_of(
-    encounter: Encounter, pending: PendingAttack, notes: list[str], caller: int | None
+    encounter: Encounter, pending: PendingAttack, notes: Sequence[Text], caller: int | None
 ) -> Prompt:
     """Describe a pending attack's prompt; it pings the defender's controller (not the caller)."""
     attacker = flow.by_id(encounter, pending.attacker_id)
@@ -316,13 +333,14 @@ async def show_prompt(interaction: discord.Interaction, channel_id: int, prompt:
             ),
             None,
         )
-        buttons = {"view": prompt_view(prompt)} if pending is not None else {}
-        shown = {
-            "content": prompt_content(prompt),
-            "embed": prompt_embed(prompt),
-            "allowed_mentions": mention_allowed(prompt.ping),
-            **buttons,
-        }
+        with speaking(table.language):  # the channel reads it, whoever attacked
+            buttons = {"view": prompt_view(prompt)} if pending is not None else {}
+            shown = {
+                "content": prompt_content(prompt),
+                "embed": prompt_embed(prompt),
+                "allowed_mentions": mention_allowed(prompt.ping),
+                **buttons,
+            }
         if interaction.response.is_done():  # an area power's second prompt, or after a result
             message = await interaction.followup.send(**shown, wait=True)
             if pending is not None:
@@ -372,8 +390,12 @@ async def show_result(
             await bot.get_partial_messageable(channel_id).send(**result)
 
 
-async def close_prompt(bot: Tablehand, channel_id: int, pending: PendingAttack, text: str) -> None:
-    """Take the buttons off an answered prompt and say how it was answered."""
+async def close_prompt(
+    bot: Tablehand, channel_id: int, pending: PendingAttack, text: str, language: str
+) -> None:
+    """Take the buttons off an answered prompt and say how it was answered (in `language`)."""
+    with speaking(language):
+        text = _(text)
     # The defender has its answer already; a failed tidy-up of the prompt is no error.
     with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
         message = await _prompt_message(bot, channel_id, pending)
@@ -400,14 +422,16 @@ async def _prompt_message(
 
 
 async def refresh_prompt(
-    bot: Tablehand, channel_id: int, prompt: Prompt, message_id: int | None
+    bot: Tablehand, channel_id: int, prompt: Prompt, message_id: int | None, language: str
 ) -> None:
-    """Show a waiting attack's prompt as it stands now (a reaction joined it)."""
+    """Show a waiting attack's prompt as it stands now (a reaction joined it), in `language`."""
     if message_id is None:
         return
     message = bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+    with speaking(language):
+        shown = {"embed": prompt_embed(prompt), "view": prompt_view(prompt)}
     with contextlib.suppress(discord.HTTPException, *NETWORK_ERRORS):
-        await message.edit(embed=prompt_embed(prompt), view=prompt_view(prompt))
+        await message.edit(**shown)
 
 
 # Answering: /defend, the buttons, the timeout ----------------------------------------
@@ -419,13 +443,15 @@ def waiting_for(table: Table, name: str | None) -> PendingAttack:
     if name:
         defender = table.pick(name, "defend")
         waiting = pending_on(encounter, {defender.id})
-        missing = f"No attack on {defender.name} is waiting for a defense."
+        if not waiting:
+            raise NotFound(
+                "No attack on {name} is waiting for a defense.", name=name_text(defender.name)
+            )
     else:
         mine = {c.id for c in encounter.combatants if table.may(c, "defend")}
         waiting = pending_on(encounter, mine)
-        missing = "No attack is waiting for your defense."
-    if not waiting:
-        raise NotFound(missing)
+        if not waiting:
+            raise NotFound("No attack is waiting for your defense.")
     return waiting[0]
 
 
@@ -440,7 +466,7 @@ async def defend(
             sacrifice_for_defense(table.encounter, pending)
         settled = answer_attack(table.encounter, pending.id, strategy, bot.rng)  # type: ignore[arg-type]
         if settled is None:
-            table.tell(CALLED_OFF)
+            table.tell(_(CALLED_OFF))
         else:
             how = how_of(table.encounter, settled, chosen_by=interaction.user.display_name)
             shown = resolution(table.encounter, settled, how, [])
@@ -448,7 +474,7 @@ async def defend(
             table.tell(answered_text(shown.defender, how))
     bot.scheduler.cancel(("defense", pending.id))
     if settled is None:
-        await close_prompt(bot, table.channel_id, pending, CALLED_OFF)
+        await close_prompt(bot, table.channel_id, pending, CALLED_OFF, table.language)
     else:
         await show_result(bot, table.channel_id, pending, shown, table.language)
 
@@ -467,18 +493,24 @@ def reactor(
         wanted=lambda c: not c.hidden and reaction_refusal(encounter, c, pending, kind) is None,
     )
     if chosen.hidden and not name:
-        raise BadInput(f"Name the combatant that reacts (`/{kind} combatant:…`): it is revealed.")
+        raise BadInput(
+            "Name the combatant that reacts (`/{command} combatant:…`): it is revealed.",
+            command=kind,
+        )
     return chosen
 
 
 def say_reaction(table: Table, who: Combatant, kind: ReactionKind, pending: PendingAttack) -> None:
     """Log a reaction: "Brom protects Mira." (the prompt itself shows it to the table)."""
-    ally = pending.defender_id if kind == "protect" else pending.attacker_id
-    what = "" if kind == "protect" else "'s attack"
-    table.note(
-        f"{name_text(who.name)} {REACTION_VERBS[kind]} {_name(table.encounter, ally)}{what}.",
-        about=who,
-    )
+    names = {"name": name_text(who.name)}
+    if kind == "protect":
+        line = L_(
+            "{name} protects {ally}.", ally=_name(table.encounter, pending.defender_id), **names
+        )
+    else:
+        attacker = _name(table.encounter, pending.attacker_id)
+        line = L_("{name} supports {ally}'s attack.", ally=attacker, **names)
+    table.note(line, about=who)
 
 
 async def react_to_attack(
@@ -491,14 +523,23 @@ async def react_to_attack(
         who = reactor(table, pending, kind, name)
         react(table.encounter, who, pending, kind)
         prompt = prompt_of(table.encounter, pending, [], None)
-        verb = REACTION_VERBS[kind]
-        target = prompt.defender if kind == "protect" else f"{prompt.attacker}'s attack"
-        table.say(
-            f"{name_text(who.name)} {verb} {target}: its dice are rolled when the attack settles.",
-            about=who,
-            log=f"{name_text(who.name)} {verb} {target}.",
-        )
-    await refresh_prompt(bot, table.channel_id, prompt, pending.prompt_message_id)
+        names = {"name": name_text(who.name)}
+        if kind == "protect":
+            said = L_(
+                "{name} protects {ally}: its dice are rolled when the attack settles.",
+                ally=prompt.defender,
+                **names,
+            )
+            logged = L_("{name} protects {ally}.", ally=prompt.defender, **names)
+        else:
+            said = L_(
+                "{name} supports {ally}'s attack: its dice are rolled when the attack settles.",
+                ally=prompt.attacker,
+                **names,
+            )
+            logged = L_("{name} supports {ally}'s attack.", ally=prompt.attacker, **names)
+        table.say(said, about=who, log=logged)
+    await refresh_prompt(bot, table.channel_id, prompt, pending.prompt_message_id, table.language)
 
 
 def _reacted_attack(
@@ -510,17 +551,19 @@ def _reacted_attack(
         named = table.named(ally)
         side = "defender_id" if kind == "protect" else "attacker_id"
         waiting = [p for p in encounter.pending_attacks if getattr(p, side) == named.id]
+        if not waiting and kind == "protect":
+            raise NotFound("No attack on {name} is waiting.", name=name_text(named.name))
         if not waiting:
-            what = "on" if kind == "protect" else "by"
-            raise NotFound(f"No attack {what} {named.name} is waiting.")
+            raise NotFound("No attack by {name} is waiting.", name=name_text(named.name))
         return min(waiting, key=lambda p: p.created_at)
     waiting = sorted(encounter.pending_attacks, key=lambda p: p.created_at)
     if len(waiting) == 1:
         return waiting[0]
     if not waiting:
         raise NotFound("No attack is waiting.")
-    option = "ally:" if kind == "protect" else "ally: (the attacker)"
-    raise BadInput(f"Several attacks are waiting; name the ally ({option}).")
+    if kind == "protect":
+        raise BadInput("Several attacks are waiting; name the ally (ally:).")
+    raise BadInput("Several attacks are waiting; name the ally (ally: the attacker).")
 
 
 class DefenseButton(
@@ -540,7 +583,7 @@ class DefenseButton(
         }
         super().__init__(
             discord.ui.Button(
-                label=DEFENSE_LABELS[choice],  # type: ignore[index]
+                label=_(DEFENSE_LABELS[choice]),  # type: ignore[index]
                 style=styles.get(choice, discord.ButtonStyle.primary),
                 custom_id=f"th:defend:{attack_id}:{choice}",
             )
@@ -571,9 +614,7 @@ class DefenseButton(
             react(table.encounter, who, pending, kind)
             say_reaction(table, who, kind, pending)
             prompt = prompt_of(table.encounter, pending, [], None)
-        await interaction.response.edit_message(
-            embed=prompt_embed(prompt), view=prompt_view(prompt)
-        )
+        await _show_prompt_again(interaction, prompt, table.language)
 
     async def _sacrifice(self, interaction: discord.Interaction) -> None:
         async with at_table(interaction) as table:
@@ -582,9 +623,7 @@ class DefenseButton(
             table.require(defender, "defend")
             sacrifice_for_defense(table.encounter, pending)
             prompt = prompt_of(table.encounter, pending, [], None)
-        await interaction.response.edit_message(
-            embed=prompt_embed(prompt), view=prompt_view(prompt)
-        )
+        await _show_prompt_again(interaction, prompt, table.language)
 
     async def _answer(self, interaction: discord.Interaction) -> None:
         bot: Tablehand = interaction.client  # type: ignore[assignment]
@@ -605,8 +644,8 @@ class DefenseButton(
                 note_settled(table, shown)
         bot.scheduler.cancel(("defense", pending.id))
         if settled is None:
-            await interaction.response.send_message(CALLED_OFF, ephemeral=True)
-            await close_prompt(bot, table.channel_id, pending, CALLED_OFF)
+            await interaction.response.send_message(_(CALLED_OFF), ephemeral=True)
+            await close_prompt(bot, table.channel_id, pending, CALLED_OFF, table.language)
             return
         # The prompt becomes the result, through the click's own answer: no channel edit is
         # spent, so the tracker keeps the channel's edit budget.
@@ -629,7 +668,7 @@ class PowerReactionButton(
     def __init__(self, attack_id: str, index: int, name: str = "Reaction") -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"React: {name}"[:80],
+                label=_("React: {power}", power=name)[:80],
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"th:preact:{attack_id}:{index}",
             )
@@ -654,13 +693,12 @@ class PowerReactionButton(
             power = defender.powers[self.index]
             reacted = use_reaction(table.encounter, defender, power)
             attacker = _name(table.encounter, pending.attacker_id)
-            line = reacted_text(reacted, about=f"{attacker}'s attack")
+            with speaking(table.language):  # kept in the prompt, which the channel reads
+                line = reacted_text(reacted, about=_("{attacker}'s attack", attacker=attacker))
             pending.reactions = [*pending.reactions, line]
             table.note(line, about=defender)
             prompt = prompt_of(table.encounter, pending, [], None)
-        await interaction.response.edit_message(
-            embed=prompt_embed(prompt), view=prompt_view(prompt)
-        )
+        await _show_prompt_again(interaction, prompt, table.language)
 
 
 class CounterButton(PersistentButton, template=r"th:counter:(?P<attack>[\w-]+)"):
@@ -669,7 +707,7 @@ class CounterButton(PersistentButton, template=r"th:counter:(?P<attack>[\w-]+)")
     def __init__(self, attack_id: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Counter",
+                label=_("Counter"),
                 style=discord.ButtonStyle.danger,
                 custom_id=f"th:counter:{attack_id}",
             )
@@ -695,6 +733,15 @@ class CounterButton(PersistentButton, template=r"th:counter:(?P<attack>[\w-]+)")
         if interaction.message is not None:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.message.edit(view=None)
+
+
+async def _show_prompt_again(
+    interaction: discord.Interaction, prompt: Prompt, language: str
+) -> None:
+    """Show the clicked prompt as it stands now, in the table's language (whoever clicked)."""
+    with speaking(language):
+        shown = {"embed": prompt_embed(prompt), "view": prompt_view(prompt)}
+    await interaction.response.edit_message(**shown)
 
 
 def counter_view(attack_id: str) -> discord.ui.View:
@@ -732,7 +779,7 @@ async def resolve_by_default(bot: Tablehand, channel_id: int, attack_id: str) ->
             shown = resolution(table.encounter, settled, how, [])
             note_settled(table, shown)
     if settled is None:
-        await close_prompt(bot, channel_id, pending, CALLED_OFF)
+        await close_prompt(bot, channel_id, pending, CALLED_OFF, table.language)
     else:
         await show_result(bot, channel_id, pending, shown, table.language)
 

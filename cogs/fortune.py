@@ -124,7 +124,9 @@ class Fortune(commands.Cog):
             prompt = prompt_of(encounter, answered, [], None) if answered else None
         if answered is not None and prompt is not None:
             bot = self.bot
-            await refresh_prompt(bot, table.channel_id, prompt, answered.prompt_message_id)
+            await refresh_prompt(
+                bot, table.channel_id, prompt, answered.prompt_message_id, table.language
+            )
 
     # Declarations --------------------------------------------------------------------
 

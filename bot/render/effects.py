@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.catalogue.models import Special
-from bot.i18n import N_, _, n_
+from bot.i18n import N_, _, n_, p_
 from bot.render.grit import grit_change_text
 from bot.render.text import name_text
 from bot.rules.grit import GritChange
@@ -275,7 +275,7 @@ def situation_marks(combatant: Combatant, names: dict[int, str]) -> list[str]:
         if seen:
             marks.append(_("engaged with {names}", names=", ".join(seen)))
     if combatant.grapple is not None:
-        partner = name_text(names.get(combatant.grapple.partner_id, _("someone")))
+        partner = name_text(names.get(combatant.grapple.partner_id, p_("grappled", "someone")))
         item = combatant.grapple.item
         if item:
             marks.append(_("grappling {name} for {item}", name=partner, item=name_text(item)))

@@ -134,18 +134,21 @@ def parse_extra_dice(text: str | None) -> tuple[tuple[str, ...], tuple[str, ...]
         match = _DICE_TERM.match(text, position)
         if match is None:
             raise BadInput(
-                f"Bonus and penalty dice look like +1d10 -1d6, not {text[position:].strip()!r}."
+                "Bonus and penalty dice look like +1d10 -1d6, not {typed!r}.",
+                typed=text[position:].strip(),
             )
         sign, count, sides = match.groups()
         spec = f"{count or 1}d{sides}"
         dice += parse_dice_spec(spec)[0]  # the dice limits [GAME.md §3]
         (penalty if sign == "-" else bonus).append(spec)
         if len(bonus) + len(penalty) > MAX_EXTRA_DICE:
-            raise BadInput(f"Give at most {MAX_EXTRA_DICE} bonus or penalty dice.")
+            raise BadInput("Give at most {n} bonus or penalty dice.", n=MAX_EXTRA_DICE)
         position = match.end()
     if dice > MAX_DICE:  # they are one roll's dice, as an expression's are [GAME.md §3]
         raise DiceError(
-            f"Bonus and penalty dice can be at most {MAX_DICE} in all (these ask for {dice})."
+            "Bonus and penalty dice can be at most {most} in all (these ask for {dice}).",
+            most=MAX_DICE,
+            dice=dice,
         )
     return tuple(bonus), tuple(penalty)
 
@@ -309,8 +312,10 @@ def take_counter(
             return offer
     if attack_id is None and counterer is not None and target is not None:
         raise RuleViolation(
-            f"{counterer.name} has no counter-attack against {target.name} this round "
-            "(only a natural 1 opens one)."
+            "{name} has no counter-attack against {target} this round "
+            "(only a natural 1 opens one).",
+            name=counterer.name,
+            target=target.name,
         )
     raise NotFound("That counter-attack is no longer open.")
 
@@ -329,14 +334,14 @@ def require_can_attack(
     """Refuse an attack the situation forbids; return whether the GM forced it out of turn."""
     # A counter-attack is made out of turn by nature, and costs no action [000].
     if defender.id == attacker.id:
-        raise RuleViolation(f"{attacker.name} cannot attack themself.")
+        raise RuleViolation("{name} cannot attack themself.", name=attacker.name)
     if spec.counter:
         require_able(encounter, attacker)
         forced = False
     else:
         forced = require_turn(encounter, attacker, "attack", forced=forced)
         if attacker.actions_left < 1:
-            raise RuleViolation(f"{attacker.name} has no actions left this round.")
+            raise RuleViolation("{name} has no actions left this round.", name=attacker.name)
     if spec.melee:
         require_reach(attacker, defender, sneak=spec.stealth)
     if spec.grapple and (refusal := grapple_refusal(attacker, defender)) is not None:
@@ -668,7 +673,9 @@ def sacrifice_for_defense(encounter: Encounter, pending: PendingAttack) -> Comba
     """Give up one of the defender's actions for +3 defense this round [003]; return it."""
     defender = flow.by_id(encounter, pending.defender_id)
     if not can_react(defender):
-        raise RuleViolation(f"{defender.name} is Stunned and cannot react until its next turn.")
+        raise RuleViolation(
+            "{name} is Stunned and cannot react until its next turn.", name=defender.name
+        )
     use_sacrifice(pending)
     # The same checks as /sacrifice (round zero, a closing round, Broken, actions left).
     sacrifice_action(encounter, defender, "defense")
@@ -728,7 +735,8 @@ def sacrifice(
     require_able(encounter, combatant)
     if not own_turn and not forced:
         raise RuleViolation(
-            f"It is not {combatant.name}'s turn: out of its turn it sacrifices only against an "
-            "attack waiting for its defense; the GM may force it (force:true)."
+            "It is not {name}'s turn: out of its turn it sacrifices only against an "
+            "attack waiting for its defense; the GM may force it (force:true).",
+            name=combatant.name,
         )
     return sacrifice_action(encounter, combatant, target), None

@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.errors import BadInput, RuleViolation
+from bot.i18n import L_, N_
 from bot.rules.dice import (
     DEFAULT_BASE_RISK,
     Advantage,
@@ -84,6 +85,15 @@ TARGET_SIZE_PENALTY: MappingProxyType[TargetSize, int] = MappingProxyType(
     {"large": 0, "limbs": 5, "head": 10, "small": 15, "precise": 20}
 )
 SPECIAL_TARGETING_PENALTY = (0, 5, 10, 15, 20)  # by level 0–4 [000]
+# A strategy as a refusal names it ("Take cover is not a defense against this attack.").
+DEFENSE_NAMES: MappingProxyType[DefenseStrategy, str] = MappingProxyType(
+    {
+        "block": N_("Block"),
+        "dodge": N_("Dodge"),
+        "break_away": N_("Break away"),
+        "take_cover": N_("Take cover"),
+    }
+)
 COVER_BONUS = (0, 5, 10, 15, 20)  # by level 0–4 [000]
 TAKE_COVER_FACTOR = 2  # [000]
 STEALTH_BONUS = 4  # a hidden attacker [000]
@@ -182,7 +192,7 @@ def range_modifier(kind: RangeKind, spaces: int) -> int:
     # Short +1 per space. Long (bows too) +1 per 5 spaces beyond the first 5, as the
     # bow example counts: 1–5 spaces 0, 6–10 +1, 11–15 +2, and on [003, GAME.md §10].
     if spaces < 0:
-        raise BadInput(f"Distance cannot be negative (got {spaces}).")
+        raise BadInput("Distance cannot be negative (got {spaces}).", spaces=spaces)
     if kind == "short":
         return spaces
     return max(0, (spaces - 1) // LONG_RANGE_FREE)
@@ -213,8 +223,13 @@ def validate_spec(spec: AttackSpec, attacker: Combatant) -> None:
         reach = thrown_range(attacker.physical, spec.weight)
         if spec.distance > reach:
             raise RuleViolation(
-                f"{attacker.name} can throw that weapon {reach} spaces "
-                f"(Physical {attacker.physical} ÷ weight {spec.weight:g}); the target is {spec.distance} away."
+                "{name} can throw that weapon {reach} spaces (Physical {physical} ÷ weight "
+                "{weight}); the target is {distance} away.",
+                name=attacker.name,
+                reach=reach,
+                physical=attacker.physical,
+                weight=format(spec.weight, "g"),
+                distance=spec.distance,
             )
 
 
@@ -410,16 +425,22 @@ def default_strategy(defender: Combatant, spec: AttackSpec) -> DefenseStrategy |
 def validate_defense(defender: Combatant, strategy: DefenseStrategy, spec: AttackSpec) -> None:
     """Refuse a strategy the rules do not allow against this attack, with a message for the user."""
     if defender.grapple is not None and strategy != "break_away":
-        raise RuleViolation(f"{defender.name} is grappling: Break Away is its only defense.")
+        raise RuleViolation(
+            "{name} is grappling: Break Away is its only defense.", name=defender.name
+        )
     if strategy == "take_cover":
         if not spec.ranged or spec.point_blank:
             raise RuleViolation("Taking cover works against ranged and thrown attacks only.")
         if not cover_level(defender, spec):
-            raise RuleViolation(f"{defender.name} is not behind cover, so cannot take cover.")
+            raise RuleViolation(
+                "{name} is not behind cover, so cannot take cover.", name=defender.name
+            )
     if strategy == "break_away" and not spec.close:
         raise RuleViolation("Break away is a defense against melee attacks.")
     if strategy == "dodge" and not spec.close and not _can_dodge_ranged(defender):
-        raise RuleViolation(f"{defender.name} has no stamina left to dodge a ranged attack.")
+        raise RuleViolation(
+            "{name} has no stamina left to dodge a ranged attack.", name=defender.name
+        )
 
 
 class DefenseRoll(Result):
@@ -538,8 +559,12 @@ def roll_defense(
     assert defender is not None
     strategy = strategy or default_strategy(defender, spec)
     if strategy is None or strategy not in defense_options(defender, spec):
-        name = (strategy or "That").replace("_", " ").capitalize()
-        raise RuleViolation(f"{name} is not a defense against this attack.")
+        if strategy is None:
+            raise RuleViolation("That is not a defense against this attack.")
+        raise RuleViolation(
+            "{strategy} is not a defense against this attack.",
+            strategy=L_(DEFENSE_NAMES[strategy]),
+        )
     validate_defense(defender, strategy, spec)
     modifiers = _defense_modifiers(attacker, defender, spec, strategy)
     cover = COVER_BONUS[cover_level(defender, spec)]
@@ -806,7 +831,7 @@ def _check_resolvable(
         raise BadInput("That attack roll belongs to another attacker or attack.")
     validate_spec(spec, attacker)
     if defender is not None and defender.id == attacker.id:
-        raise RuleViolation(f"{attacker.name} cannot attack themself.")
+        raise RuleViolation("{name} cannot attack themself.", name=attacker.name)
 
 
 def resolve_attack(

@@ -50,7 +50,7 @@ def challenge_level(level: int | str) -> int:
     """Return a challenge level from its number or its name ("moderate" → 12)."""
     if isinstance(level, int):
         if level < 1:
-            raise BadInput(f"A challenge level is at least 1 (got {level}).")
+            raise BadInput("A challenge level is at least 1 (got {level}).", level=level)
         return level
     text = level.strip()
     if text.isdigit():
@@ -60,7 +60,9 @@ def challenge_level(level: int | str) -> int:
     except KeyError:
         names = ", ".join(f"{c.display} {c.value}" for c in ChallengeLevel)
         raise BadInput(
-            f"Unknown challenge level {text!r}; use a number or one of {names}."
+            "Unknown challenge level {typed!r}; use a number or one of {names}.",
+            typed=text,
+            names=names,
         ) from None
 
 
@@ -131,7 +133,8 @@ def roll_check(
         require_can_jump(roller)
     if time not in TIME_BONUS:
         raise BadInput(
-            f"Unknown time {time!r}: use eighth, quarter, half, normal, double or quadruple."
+            "Unknown time {time!r}: use eighth, quarter, half, normal, double or quadruple.",
+            time=time,
         )
     core = roll_action(
         roller,

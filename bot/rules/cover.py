@@ -29,7 +29,7 @@ def take_full_cover(
 ) -> TookCover:
     """Take Full Cover: one action; cover 4 against ranged attacks until it attacks or moves."""
     if combatant.full_cover:
-        raise RuleViolation(f"{combatant.name} is in full cover already.")
+        raise RuleViolation("{name} is in full cover already.", name=combatant.name)
     forced = require_turn(encounter, combatant, "take full cover", forced=forced)
     left = spend_action(combatant)
     combatant.full_cover = True

@@ -16,6 +16,7 @@ from d20 import diceast
 from pydantic import Field
 
 from bot.errors import BadInput, DiceError, RuleViolation
+from bot.i18n import L_, Lazy
 from bot.rules.grit import core_die
 from bot.rules.results import Result
 
@@ -112,14 +113,18 @@ def parse_dice_spec(spec: str) -> tuple[int, int]:
     """Read a bonus or penalty die spec such as "1d10" as (count, sides)."""
     match = _DICE_SPEC.match(spec.strip())
     if not match:
-        raise DiceError(f"Bonus and penalty dice look like 1d10, not {spec.strip()!r}.")
+        raise DiceError("Bonus and penalty dice look like 1d10, not {typed!r}.", typed=spec.strip())
     count, sides = int(match.group(1) or 1), int(match.group(2))
     if sides < 1:
         raise DiceError("A die needs at least one side.")
     if sides > MAX_SIDES:
-        raise DiceError(f"A die can have at most {MAX_SIDES} sides (got d{sides}).")
+        raise DiceError(
+            "A die can have at most {most} sides (got d{sides}).", most=MAX_SIDES, sides=sides
+        )
     if count > MAX_DICE:
-        raise DiceError(f"A roll can use at most {MAX_DICE} dice (got {count}).")
+        raise DiceError(
+            "A roll can use at most {most} dice (got {count}).", most=MAX_DICE, count=count
+        )
     return count, sides
 
 
@@ -152,11 +157,11 @@ def roll_core(
 ) -> CoreRoll:
     """Roll a core die with Risk, Critical, explosions, advantage and bonus/penalty dice."""
     if die < 2:
-        raise BadInput(f"A core die needs at least two sides (got d{die}).")
+        raise BadInput("A core die needs at least two sides (got d{die}).", die=die)
     if risk < 1:
-        raise BadInput(f"Risk is at least 1 (got {risk}).")
+        raise BadInput("Risk is at least 1 (got {risk}).", risk=risk)
     if crit_range < 1:
-        raise BadInput(f"A crit range is at least 1 (got {crit_range}).")
+        raise BadInput("A crit range is at least 1 (got {crit_range}).", crit_range=crit_range)
     faces = [rng.randint(1, die)]
     if advantage is not None:
         faces.append(rng.randint(1, die))
@@ -204,7 +209,9 @@ def roll_action(
     # `crit_range` overrides the roller's own: armor narrows it [002].
     die = core_die(roller.grit, getattr(roller, "die_shift", 0) + shift)
     if die is None:
-        raise RuleViolation(f"{roller.name} is Broken and cannot act until Grit is restored.")
+        raise RuleViolation(
+            "{name} is Broken and cannot act until Grit is restored.", name=roller.name
+        )
     return roll_core(
         die,
         rng,
@@ -503,24 +510,38 @@ def _check_limits(tree: diceast.Node) -> None:
         if isinstance(node, diceast.Dice):
             sides = 100 if node.size == "%" else node.size
             if sides > MAX_SIDES:
-                raise DiceError(f"A die can have at most {MAX_SIDES} sides (got d{sides}).")
+                raise DiceError(
+                    "A die can have at most {most} sides (got d{sides}).",
+                    most=MAX_SIDES,
+                    sides=sides,
+                )
             dice += node.num
     if dice > MAX_DICE:
-        raise DiceError(f"A roll can use at most {MAX_DICE} dice (this one asks for {dice}).")
+        raise DiceError(
+            "A roll can use at most {most} dice (this one asks for {dice}).",
+            most=MAX_DICE,
+            dice=dice,
+        )
     checks = _worst_checks(tree, MAX_DICE - dice)[0]
     if checks > MAX_DIE_CHECKS:
         raise DiceError(
-            f"A roll's conditions (keep, drop, reroll, explode, min, max) can check at most "
-            f"{MAX_DIE_CHECKS:,} dice in all; this one could check {checks:,}. "
-            "Use fewer dice or fewer conditions."
+            "A roll's conditions (keep, drop, reroll, explode, min, max) can check at most "
+            "{most} dice in all; this one could check {checks}. "
+            "Use fewer dice or fewer conditions.",
+            most=format(MAX_DIE_CHECKS, ","),
+            checks=format(checks, ","),
         )
 
 
-def _syntax_message(error: d20.RollSyntaxError) -> str:
+def _syntax_message(error: d20.RollSyntaxError) -> Lazy:
     got = str(error.got)
     if not got:
-        return "That dice expression ends too early; try something like 2d6+3."
-    return f"That dice expression can't be read at column {error.col} (near {got[:10]!r})."
+        return L_("That dice expression ends too early; try something like 2d6+3.")
+    return L_(
+        "That dice expression can't be read at column {column} (near {got!r}).",
+        column=error.col,
+        got=got[:10],
+    )
 
 
 def _dice_groups(node: d20.Number) -> list[DiceGroup]:
@@ -544,11 +565,14 @@ def _read(
         raise DiceError("Give a dice expression, such as 1d20+3.")
     if len(typed) > MAX_EXPRESSION_CHARS:
         raise DiceError(
-            f"A dice expression can have at most {MAX_EXPRESSION_CHARS} characters "
-            f"(this one has {len(typed)})."
+            "A dice expression can have at most {most} characters (this one has {length}).",
+            most=MAX_EXPRESSION_CHARS,
+            length=len(typed),
         )
     if _nesting(typed) > MAX_NESTING:
-        raise DiceError(f"That dice expression nests brackets more than {MAX_NESTING} deep.")
+        raise DiceError(
+            "That dice expression nests brackets more than {most} deep.", most=MAX_NESTING
+        )
     resolved = resolve_core(typed, core)
     try:
         tree = roller.parse(resolved)
@@ -615,11 +639,13 @@ def roll_expression(
         breakdown = result.result
     except d20.TooManyRolls:
         raise DiceError(
-            f"That roll needs more than {MAX_DICE} dice once rerolls and explosions count."
+            "That roll needs more than {most} dice once rerolls and explosions count.",
+            most=MAX_DICE,
         ) from None
     except _TooMuchWork:  # the bound before rolling makes this a bug; still one clear line
         raise DiceError(
-            f"That roll's conditions need to check more than {MAX_DIE_CHECKS:,} dice."
+            "That roll's conditions need to check more than {most} dice.",
+            most=format(MAX_DIE_CHECKS, ","),
         ) from None
     except d20.RollError as error:
         # RollValueError's messages are already written for people: "Cannot divide by zero."

@@ -10,6 +10,7 @@ works the same, and the item cannot be used while it is held [000].
 from __future__ import annotations
 
 from bot.errors import RuleViolation
+from bot.i18n import L_, Lazy
 from bot.rules.models import Combatant, Encounter, GrappleHold
 from bot.rules.results import Result
 
@@ -22,14 +23,14 @@ class Grappled(Result):
     item: str | None = None
 
 
-def grapple_refusal(grappler: Combatant, target: Combatant) -> str | None:
+def grapple_refusal(grappler: Combatant, target: Combatant) -> Lazy | None:
     """Return why this grapple cannot be tried, or None."""
     if target.grapple is not None:
-        return f"{target.name} is already locked in a grapple."
+        return L_("{name} is already locked in a grapple.", name=target.name)
     if target.fixed_object:
-        return f"{target.name} is a fixed object; there is nothing to wrestle."
+        return L_("{name} is a fixed object; there is nothing to wrestle.", name=target.name)
     if grappler.grapple is not None:
-        return f"{grappler.name} is already locked in a grapple."
+        return L_("{name} is already locked in a grapple.", name=grappler.name)
     return None
 
 

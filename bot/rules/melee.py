@@ -71,8 +71,12 @@ def require_reach(attacker: Combatant, defender: Combatant, *, sneak: bool) -> N
     if sneak or not reach_advantage(defender, attacker):
         return
     raise RuleViolation(
-        f"{defender.name}'s reach ({defender.reach}) is longer than {attacker.name}'s "
-        f"({attacker.reach}): close in first (/engage target:{defender.name})."
+        "{defender}'s reach ({reach}) is longer than {attacker}'s ({own}): "
+        "close in first (/engage target:{defender}).",
+        defender=defender.name,
+        reach=defender.reach,
+        attacker=attacker.name,
+        own=attacker.reach,
     )
 
 
@@ -97,13 +101,19 @@ def engage_target(
 ) -> Engaged:
     """Move into a foe's space and lock on; through a longer reach, close in first [000]."""
     if target.id == closer.id:
-        raise BadInput(f"{closer.name} cannot engage themself.")
+        raise BadInput("{name} cannot engage themself.", name=closer.name)
     if target.side == closer.side:
-        raise RuleViolation(f"{target.name} is on {closer.name}'s side; engage a foe.")
+        raise RuleViolation(
+            "{target} is on {name}'s side; engage a foe.", target=target.name, name=closer.name
+        )
     if target.fixed_object or flow.is_broken(target):
-        raise RuleViolation(f"{target.name} cannot be engaged (it does not fight back).")
+        raise RuleViolation(
+            "{target} cannot be engaged (it does not fight back).", target=target.name
+        )
     if are_engaged(closer, target):
-        raise RuleViolation(f"{closer.name} is already engaged with {target.name}.")
+        raise RuleViolation(
+            "{name} is already engaged with {target}.", name=closer.name, target=target.name
+        )
     forced = require_turn(encounter, closer, "engage", forced=forced)
     for one in (closer, target):
         if one.hidden:  # sharing a space puts it on the table, still unspotted [bot]
@@ -113,7 +123,7 @@ def engage_target(
         engage(closer, target)  # a sneak needs no closing in [000]
         return Engaged(**common, engaged=True)
     if closer.free_tries.get(CLOSE_IN) == encounter.round:
-        raise RuleViolation(f"{closer.name} has tried to close in this round already.")
+        raise RuleViolation("{name} has tried to close in this round already.", name=closer.name)
     closer.free_tries = {**closer.free_tries, CLOSE_IN: encounter.round}
     dodge = roll_trait(closer, "finesse", rng, stealth_modifiers(closer))
     threat = resist(target, rng)
@@ -148,12 +158,14 @@ def break_away(
     if combatant.grapple is not None and combatant.grapple.partner_id not in holder_ids:
         holder_ids.append(combatant.grapple.partner_id)
     if not holder_ids:
-        raise RuleViolation(f"{combatant.name} is neither engaged nor grappling.")
+        raise RuleViolation("{name} is neither engaged nor grappling.", name=combatant.name)
     forced = require_turn(encounter, combatant, "break away", forced=forced, breaking_away=True)
     grappling = combatant.grapple is not None
     if grappling:
         if combatant.free_tries.get(BREAK_AWAY) == encounter.round:
-            raise RuleViolation(f"{combatant.name} has tried to break away this round already.")
+            raise RuleViolation(
+                "{name} has tried to break away this round already.", name=combatant.name
+            )
         combatant.free_tries = {**combatant.free_tries, BREAK_AWAY: encounter.round}
     else:
         spend_action(combatant)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from bot.errors import RuleViolation
+from bot.i18n import L_, Lazy
 from bot.rules import encounter as flow
 from bot.rules.attacks import AttackRoll, Attribute, DefenseRoll
 from bot.rules.dice import CoreRoll, roll_action
@@ -37,35 +38,41 @@ ReactionKind = Literal["protect", "support"]
 
 def reaction_refusal(
     encounter: Encounter, reactor: Combatant, pending: PendingAttack, kind: ReactionKind
-) -> str | None:
+) -> Lazy | None:
     """Return why this combatant cannot make this reaction to the attack, or None if it can."""
     name = reactor.name
     if reactor.id in (pending.attacker_id, pending.defender_id):
-        return f"{name} is in this attack already; a reaction comes from someone else."
+        return L_(
+            "{name} is in this attack already; a reaction comes from someone else.", name=name
+        )
     if reactor.id in pending.protectors or reactor.id in pending.supporters:
-        return f"{name} already reacts to this attack."
+        return L_("{name} already reacts to this attack.", name=name)
     attacker = flow.by_id(encounter, pending.attacker_id)
     defender = flow.by_id(encounter, pending.defender_id)
     ally = defender if kind == "protect" else attacker
     if reactor.side != ally.side:
-        return f"{name} is not on {ally.name}'s side."
+        return L_("{name} is not on {ally}'s side.", name=name, ally=ally.name)
     if reactor.fixed_object:
-        return f"{name} is a fixed object."
+        return L_("{name} is a fixed object.", name=name)
     if flow.is_broken(reactor):
-        return f"{name} is Broken and cannot act."
+        return L_("{name} is Broken and cannot act.", name=name)
     if flow.surprised(encounter, reactor):
-        return f"{name} is surprised: in round zero it takes no actions."
+        return L_("{name} is surprised: in round zero it takes no actions.", name=name)
     if not can_react(reactor):
-        return f"{name} is Stunned and cannot react until its next turn."
+        return L_("{name} is Stunned and cannot react until its next turn.", name=name)
     if reactor.grapple is not None:
-        return f"{name} is grappling: Break Away is its only action."
+        return L_("{name} is grappling: Break Away is its only action.", name=name)
     if reactor.actions_left < REACTION_COST:
-        return f"{name} has no action left this round to react with."
+        return L_("{name} has no action left this round to react with.", name=name)
     if kind == "protect":
         others = [i for i in reactor.engaged_with if i != defender.id]
         if others:
             other = flow.by_id(encounter, others[0])
-            return f"{name} is engaged with {other.name}: break away first (/breakaway)."
+            return L_(
+                "{name} is engaged with {other}: break away first (/breakaway).",
+                name=name,
+                other=other.name,
+            )
     return None
 
 

@@ -70,7 +70,7 @@ def hide(
 ) -> Hid:
     """Hide: one action; core die + Finesse against the enemies' highest Perception [002]."""
     if in_stealth(combatant):
-        raise RuleViolation(f"{combatant.name} is hidden already.")
+        raise RuleViolation("{name} is hidden already.", name=combatant.name)
     forced = require_turn(encounter, combatant, "hide", forced=forced)
     spend_action(combatant)
     watching = watchers(encounter, combatant)

@@ -91,7 +91,7 @@ async def test_the_fight_commands_are_registered_with_german_names(german) -> No
     assert options["source"]["de"] == "quelle"
     move = synced["move"]
     assert move["name_localizations"]["de"] == "bewegen"
-    assert move["options"][0]["name_localizations"]["de"] == "distanz"
+    assert move["options"][0]["name_localizations"]["de"] == "entfernung"
 
 
 async def test_a_german_table_reads_the_fight_in_german(german) -> None:
@@ -110,7 +110,7 @@ async def test_a_german_table_reads_the_fight_in_german(german) -> None:
     applied = await gm.run("/effekt anwenden kämpfer:Goblin special:Ruin x:3 quelle:Mira")
     assert applied.content == "Goblin hat jetzt Ruin 3 (von Mira)."
     await gm.run("/init weiter")  # Mira's turn
-    moved = await alice.run("/bewegen distanz:4")
+    moved = await alice.run("/bewegen entfernung:4")
     assert moved.content == (
         "Mira bewegt sich 4 m (4 m in diesem Zug; Mobilität 8 m; 1 Aktion ausgegeben, noch 1)."
     )
@@ -133,7 +133,7 @@ async def test_rules_refusals_and_private_replies_follow_the_reader(german) -> N
         "the GM may force it (force:true)."
     )
     await alice.run("/init weiter")  # the Goblin's turn
-    early = await alice.run("/bewegen distanz:2")
+    early = await alice.run("/bewegen entfernung:2")
     assert unmentioned(early.content) == (
         "Mira ist nicht am Zug, und sein Zug in dieser Runde ist vorbei; "
         "die SL kann es erzwingen (force:true)."
@@ -153,7 +153,7 @@ async def test_the_gm_reads_the_log_so_far_in_the_tables_language(german) -> Non
     table = german
     await opened(table)
     alice = table.user("alice")
-    await alice.run("/bewegen distanz:4")
+    await alice.run("/bewegen entfernung:4")
     await alice.run("/init weiter")
     reply = await table.user("gm").run("/init protokoll")
     assert reply.ephemeral and reply.content == "Das Kampfprotokoll bis jetzt, bis Runde 1."
@@ -170,7 +170,7 @@ async def test_the_end_asks_in_german_and_posts_a_german_log(german) -> None:
     table = german
     await opened(table)
     alice = table.user("alice")
-    await alice.run("/bewegen distanz:4")
+    await alice.run("/bewegen entfernung:4")
     await alice.run("/init weiter")
     asked = await table.user("gm").run("/init beenden")
     assert asked.ephemeral and asked.content == (
