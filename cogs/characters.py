@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot import loadouts, options, sheet_files
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.i18n import N_, _, speaking
+from bot.i18n.commands import speak_for
 from bot.permissions import is_gm_here
 from bot.power_options import (
     BuiltKind,
@@ -342,6 +343,7 @@ class CharacterForm(discord.ui.Modal):
         }
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
+        speak_for(interaction)  # the submit's task speaks its user's language
         if self.character_id is None:
             await self.cog.create_sheet(interaction, self.values(None))
         else:

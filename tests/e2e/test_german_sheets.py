@@ -266,3 +266,25 @@ async def test_an_english_player_on_the_same_server_reads_english(mira) -> None:
     assert card.embed["description"] == "`██████████` 30/30\n**Prime** — rolls d20"
     german = await mira.user("alice").run("/charakter ändern feld:risk wert:1")
     assert german.content == "**Mira**: Risiko 0 → 1."
+
+
+async def test_the_character_form_speaks_german(fast) -> None:
+    """/charakter erstellen's form, its refusal or its answer were not German."""
+    alice = fast.user("alice", locale="de")
+    opened = await alice.run("/charakter erstellen")
+    modal = opened.record.modal
+    assert modal["title"] == "Neuer Charakter"
+    labels = [c["label"] for row in modal["components"] for c in row["components"]]
+    assert labels == ["Name", "Physis", "Finesse", "Grit: aktuell/max", "Mehr: je Zeile feld: wert"]
+    refused = await alice.submit_modal(opened, {"name": "Torv", "grit": "40/30"})
+    assert_error_reply(refused)
+    assert refused.content == "Grit 40 liegt über max_grit 30."
+    again = await alice.run("/charakter erstellen")
+    done = await alice.submit_modal(again, {"name": "Torv", "physical": "3", "more": "risk: 1"})
+    assert unmentioned(done.content) == (
+        "**Torv** ist erstellt. Er ist dein aktiver Charakter: /init join spielt ihn."
+    )
+    editing = await alice.run("/charakter ändern")
+    assert editing.record.modal["title"] == "Torv bearbeiten"
+    edited = await alice.submit_modal(editing, {"finesse": "2", "more": "stamina: 5"})
+    assert edited.content == "**Torv**: Finesse 0 → 2; Ausdauer keine → 5."
