@@ -58,11 +58,13 @@ async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Cha
         typed = clean_name(name)
         near = await own_near(store, guild_id, owner_id, typed)
         if near:
+            # Said apart from the sentence: Babel does not extract a message nested in another.
+            names = name_list(near, _("or"), translated=True)
             raise Ambiguous(
                 L_(
                     "You have no character named {typed!r}. Did you mean {names}?",
                     typed=typed,
-                    names=name_list(near, _("or"), translated=True),
+                    names=names,
                 ),
                 near,
                 typed=name,

@@ -288,3 +288,14 @@ async def test_the_character_form_speaks_german(fast) -> None:
     assert editing.record.modal["title"] == "Torv bearbeiten"
     edited = await alice.submit_modal(editing, {"finesse": "2", "more": "stamina: 5"})
     assert edited.content == "**Torv**: Finesse 0 → 2; Ausdauer keine → 5."
+
+
+async def test_a_near_name_is_asked_about_in_german(mira) -> None:
+    """A character name that nearly fits was not asked about in one German sentence."""
+    alice = mira.user("alice")
+    await alice.run("/charakter erstellen name:Mara")
+    asked = await alice.run("/charakter anzeigen name:Mra")
+    assert asked.ephemeral
+    assert unmentioned(asked.content) == (
+        "Du hast keinen Charakter namens 'Mra'. Meintest du Mara oder Mira?"
+    )
