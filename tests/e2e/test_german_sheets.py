@@ -244,6 +244,10 @@ async def test_a_german_gm_keeps_npc_templates_in_german(fast) -> None:
     assert listed.embed["description"] == (
         "**Goblin** · Grit 12 · Physis +3 · Finesse +2 · 1 Gegenstand"
     )
+    edited = await gm.run("/nsc ändern name:Goblin risiko:2 umbenennen:Gobbo")
+    assert edited.content == "**Gobbo**: Risiko 2, Name Gobbo."
+    deleted = await gm.run("/nsc löschen name:Gobbo")
+    assert deleted.content == "Die NSC-Vorlage **Gobbo** ist gelöscht."
     player = await fast.user("alice", locale="de").run("/nsc liste")
     assert_error_reply(player)
     assert unmentioned(player.content) == NOT_GM_DE
