@@ -73,7 +73,7 @@ def built(kind: type[Weapon] | type[Armor] | type[Shield], **fields: Any) -> Ite
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"]) or "value"
-        raise BadInput(f"{where}: {problem['msg']}.") from None
+        raise BadInput("{where}: {problem}.", where=where, problem=problem["msg"]) from None
 
 
 async def sheet_item_choices(

@@ -61,12 +61,22 @@ def read_sheet_file(content: bytes) -> dict[str, Any]:
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem["loc"])
+        if where:
+            raise BadInput(
+                "That file is not a Tablehand sheet ({where}: {problem}).",
+                where=where,
+                problem=problem["msg"],
+            ) from None
         raise BadInput(
-            f"That file is not a Tablehand sheet ({where + ': ' if where else ''}{problem['msg']})."
+            "That file is not a Tablehand sheet ({problem}).", problem=problem["msg"]
         ) from None
     sheet = loaded.sheet
     if sheet.grit > sheet.max_grit:
-        raise BadInput(f"That sheet's Grit {sheet.grit} is above its max_grit {sheet.max_grit}.")
+        raise BadInput(
+            "That sheet's Grit {grit} is above its max_grit {max_grit}.",
+            grit=sheet.grit,
+            max_grit=sheet.max_grit,
+        )
     check_loadout(list(sheet.items))
     fields = sheet.model_dump()
     fields["name"] = clean_name(sheet.name)

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import Ambiguous, NotFound, RuleViolation
+from bot.i18n import L_, N_, SOURCE, Lazy, _, has_translation, speaking
 from bot.render.text import name_list
 from bot.rules.models import Character, Combatant
 from bot.rules.names import clean_name, close_names, name_key
@@ -57,12 +58,18 @@ async def find_own(store: Store, guild_id: int, owner_id: int, name: str) -> Cha
         typed = clean_name(name)
         near = await own_near(store, guild_id, owner_id, typed)
         if near:
+            # Said apart from the sentence: Babel does not extract a message nested in another.
+            names = name_list(near, _("or"), translated=True)
             raise Ambiguous(
-                f"You have no character named {typed!r}. Did you mean {name_list(near)}?",
+                L_(
+                    "You have no character named {typed!r}. Did you mean {names}?",
+                    typed=typed,
+                    names=names,
+                ),
                 near,
                 typed=name,
             )
-        raise NotFound(f"You have no character named {typed!r} on this server.")
+        raise NotFound("You have no character named {name!r} on this server.", name=typed)
     return character
 
 
@@ -72,17 +79,31 @@ async def no_active_character(
     """Return the error for a caller with no active character: which to choose, or to create one.
 
     `option` is the command's option a chosen character fills; `otherwise` says what else
-    the command takes (", or join with a name and stats").
+    the command takes (", or join with a name and stats": a message id, translated
+    where the sentence is, else the whole sentence is said in English).
     """
     own = await store.list_characters(guild_id, owner_id)
     if not own:
         return NotFound(
-            f"You have no character on this server: `/character create` makes one{otherwise}."
+            Sentence(
+                N_(
+                    "You have no character on this server: `/character create` makes one{otherwise}."
+                ),
+                {"otherwise": otherwise},
+            )
         )
     names = [c.name for c in own]
     return Ambiguous(
-        f"You have no active character: name one (`{option}`), or make one active with "
-        f"`/character use name:{names[0]}` (yours: {name_list(names, 'and')}){otherwise}.",
+        Sentence(
+            N_(
+                "You have no active character: name one (`{option}`), or make one active with "
+                "`/character use name:{first}` (yours: {names}){otherwise}."
+            ),
+            {"otherwise": otherwise},
+            option=option,
+            first=names[0],
+            names=name_list(names, _("and"), translated=True),
+        ),
         names,
         option=option,
     )
@@ -106,13 +127,42 @@ async def own_sheet(
 
 
 async def refuse_in_fight(store: Store, character: Character, doing: str) -> None:
-    """Refuse something that must wait until the character has left its fight."""
+    """Refuse something that must wait until the character has left its fight.
+
+    `doing` is a message id (`N_("delete them")`), translated where the sentence is.
+    """
     assert character.id is not None
     channel_id = await fight_holding(store, character.id)
     if channel_id is not None:
         raise RuleViolation(
-            f"{character.name} is in the fight in <#{channel_id}>; {doing} after they leave it."
+            Sentence(
+                N_("{name} is in the fight in {channel}; {doing} after they leave it."),
+                {"doing": doing},
+                name=character.name,
+                channel=f"<#{channel_id}>",
+            )
         )
+
+
+class Sentence(Lazy):
+    """A sentence with translated fragments in it, in one language (a `Phrase` with fields).
+
+    Each fragment is an English message id (empty: nothing); where the language spoken
+    has no translation of one, the whole sentence is said in English rather than mixed.
+    """
+
+    __slots__ = ("fragments",)
+
+    def __init__(self, message: str, fragments: dict[str, str], /, **fields: object) -> None:
+        super().__init__(message, fields)
+        self.fragments = fragments
+
+    def __str__(self) -> str:
+        if all(has_translation(f) for f in self.fragments.values() if f):
+            said = {slot: _(f) if f else "" for slot, f in self.fragments.items()}
+            return _(self.message, **said, **self.fields)
+        with speaking(SOURCE):
+            return _(self.message, **self.fragments, **self.fields)
 
 
 async def character_choices(

@@ -23,7 +23,8 @@ from discord.ext import commands
 
 from bot import loadouts, options, sheet_files
 from bot.errors import BadInput, NotFound, RuleViolation
-from bot.i18n import speaking
+from bot.i18n import N_, _, speaking
+from bot.i18n.commands import speak_for
 from bot.permissions import is_gm_here
 from bot.power_options import (
     BuiltKind,
@@ -35,7 +36,7 @@ from bot.power_requests import PowerRequest, PowerRequestButton, request_embed, 
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
 from bot.render.known_powers import power_line, powers_embed
-from bot.render.loadout import loadout_text, stowed_text
+from bot.render.loadout import loadout_reply, stowed_text
 from bot.render.text import name_text
 from bot.replies import report_error
 from bot.rules.grit import GritChange, change_grit, starting_grit
@@ -88,7 +89,24 @@ NUMBER_FIELDS: dict[str, tuple[int, int, bool]] = {
     for name in EDITABLE_FIELDS
     if name in SHEET_BOUNDS
 }
-CLEARED = {"none", "auto", "-", "clear"}
+CLEARED = {"none", "auto", "-", "clear", "keine", "leer"}  # German clients type theirs
+# A field as a reply names it ("max grit 20 → 24").
+FIELD_LABELS = {
+    "name": N_("name"),
+    "physical": N_("physical"),
+    "finesse": N_("finesse"),
+    "grit": N_("grit"),
+    "max_grit": N_("max grit"),
+    "risk": N_("risk"),
+    "crit_range": N_("crit range"),
+    "perception_m": N_("perception m"),
+    "initiative_bonus": N_("initiative bonus"),
+    "default_defense": N_("default defense"),
+    "durability": N_("durability"),
+    "stamina": N_("stamina"),
+    "mastery_rank": N_("mastery rank"),
+    "tags": N_("tags"),
+}
 # What /character power add takes from the catalogue, and what /character power build prices.
 _INTEGER = re.compile(r"^[+-]?\d+$")
 
@@ -101,14 +119,22 @@ def character_name(text: str) -> str:
     if not name:
         raise BadInput("A character needs a name.")
     if len(name) > NAME_MAX:
-        raise BadInput(f"A character's name has at most {NAME_MAX} characters ({len(name)} given).")
+        raise BadInput(
+            "A character's name has at most {most} characters ({given} given).",
+            most=NAME_MAX,
+            given=len(name),
+        )
     return name
 
 
 def parse_field(field: str, text: str) -> Any:
     """Read `/character edit`'s text value as the field's type, or refuse it in one line."""
     if field not in EDITABLE_FIELDS:
-        raise BadInput(f"There is no field {field!r}; editable: {', '.join(EDITABLE_FIELDS)}.")
+        raise BadInput(
+            "There is no field {field!r}; editable: {fields}.",
+            field=field,
+            fields=", ".join(EDITABLE_FIELDS),
+        )
     value = text.strip()
     if field == "name":
         return character_name(value)
@@ -117,23 +143,50 @@ def parse_field(field: str, text: str) -> Any:
         if value.casefold() in CLEARED:
             return []
         if len(tags) > MAX_TAGS or any(len(tag) > NAME_MAX for tag in tags):
-            raise BadInput(f"Tags: at most {MAX_TAGS}, each at most {NAME_MAX} characters.")
+            raise BadInput(
+                "Tags: at most {most}, each at most {length} characters.",
+                most=MAX_TAGS,
+                length=NAME_MAX,
+            )
         return tags
     if field == "default_defense":
         choices = get_args(DefaultDefense)
         chosen = value.casefold().replace(" ", "_")
         if chosen not in choices:
-            raise BadInput(f"default_defense is one of {', '.join(choices)}, not {value!r}.")
+            raise BadInput(
+                "default_defense is one of {choices}, not {value!r}.",
+                choices=", ".join(choices),
+                value=value,
+            )
         return chosen
     low, high, clearable = NUMBER_FIELDS[field]
     if clearable and value.casefold() in CLEARED:
         return None
+    if not _INTEGER.match(value) and clearable:
+        raise BadInput(
+            "{field} takes a whole number from {low} to {high} (or none), not {value!r}.",
+            field=field,
+            low=low,
+            high=high,
+            value=value,
+        )
     if not _INTEGER.match(value):
-        also = " (or none)" if clearable else ""
-        raise BadInput(f"{field} takes a whole number from {low} to {high}{also}, not {value!r}.")
+        raise BadInput(
+            "{field} takes a whole number from {low} to {high}, not {value!r}.",
+            field=field,
+            low=low,
+            high=high,
+            value=value,
+        )
     number = int(value)
     if not low <= number <= high:
-        raise BadInput(f"{field} must be from {low} to {high} (got {number}).")
+        raise BadInput(
+            "{field} must be from {low} to {high} (got {number}).",
+            field=field,
+            low=low,
+            high=high,
+            number=number,
+        )
     return number
 
 
@@ -162,10 +215,11 @@ def parse_more(text: str, allowed: tuple[str, ...]) -> dict[str, Any]:
         field = "_".join(key.strip().casefold().split())
         if not colon or field not in allowed:
             raise BadInput(
-                f"Write each line as field: value, with a field of {', '.join(allowed)}."
+                "Write each line as field: value, with a field of {fields}.",
+                fields=", ".join(allowed),
             )
         if field in values:
-            raise BadInput(f"{field} is given twice.")
+            raise BadInput("{field} is given twice.", field=field)
         values[field] = parse_field(field, value)
     return values
 
@@ -176,12 +230,25 @@ def more_text(sheet: Stats, fields: tuple[str, ...]) -> str:
 
 
 def shown(value: Any) -> str:
-    """Return a field's value as the reply shows it."""
+    """Return a field's value as the form shows it (the words the form reads back)."""
     if value is None:
         return "none"
     if isinstance(value, list):
         return ", ".join(value) or "none"
     return str(value)
+
+
+def said(value: Any) -> str:
+    """Return a field's value as a reply says it, in the reader's language."""
+    if value is None or value == []:
+        return _("none")
+    return shown(value)
+
+
+def change_line(field: str, before: Any, after: Any) -> str:
+    """Return one changed field as a reply says it: "max grit 20 → 24"."""
+    label = _(FIELD_LABELS[field]) if field in FIELD_LABELS else field
+    return _("{field} {before} → {after}", field=label, before=said(before), after=said(after))
 
 
 # The cog -------------------------------------------------------------------------------
@@ -191,7 +258,7 @@ class DeleteConfirm(ConfirmButton, template=confirm_template("delete_character")
     """Confirm of /character delete: the sheet is gone for good."""
 
     what = "delete_character"
-    cancelled = "Nothing was deleted."
+    cancelled = N_("Nothing was deleted.")
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
         store: Store = interaction.client.store  # type: ignore[attr-defined]
@@ -203,20 +270,24 @@ class DeleteConfirm(ConfirmButton, template=confirm_template("delete_character")
             or character.guild_id != interaction.guild_id
         ):
             await interaction.response.edit_message(
-                content="That character is already gone.", view=None
+                content=_("That character is already gone."), view=None
             )
             return
         assert character.id is not None
         async with store.sheet(character.id) as sheet:
             sheet.delete()  # refused while a fight holds the character
-        text = f"**{name_text(character.name)}** is deleted."
+        text = _("**{name}** is deleted.", name=name_text(character.name))
         if await store.active_character(character.guild_id, user_id) is None:
             # The active one is gone: another becomes active, so /init join keeps working.
             left = await store.list_characters(character.guild_id, user_id)
             if left:
                 assert left[0].id is not None
                 await store.set_active_character(character.guild_id, user_id, left[0].id)
-                text += f" **{name_text(left[0].name)}** is your active character now."
+                text = _(
+                    "**{name}** is deleted. **{active}** is your active character now.",
+                    name=name_text(character.name),
+                    active=name_text(left[0].name),
+                )
         await interaction.response.edit_message(content=text, view=None)
 
 
@@ -225,7 +296,8 @@ class CharacterForm(discord.ui.Modal):
 
     def __init__(self, cog: Characters, character: Character | None) -> None:
         editing = character is not None
-        super().__init__(title=f"Edit {character.name}" if character else "New character")
+        title = _("Edit {name}", name=character.name) if character else _("New character")
+        super().__init__(title=title[:45])  # a modal's title: 45 characters [Discord]
         self.cog = cog
         self.character_id = character.id if character else None
         sheet: Stats = character if character is not None else Stats()
@@ -235,10 +307,10 @@ class CharacterForm(discord.ui.Modal):
         # here, never a field the sheet has changed in since (a fight's Grit written back).
         self.shown = {f: getattr(character, f) for f in (*FORM_BOXES, *more)} if character else {}
         boxes = (
-            ("name", "Name", character.name if character else None, NAME_MAX),
-            ("physical", "Physical", str(sheet.physical), 4),
-            ("finesse", "Finesse", str(sheet.finesse), 4),
-            ("grit", "Grit: current/max", f"{sheet.grit}/{sheet.max_grit}", 7),
+            ("name", _("Name"), character.name if character else None, NAME_MAX),
+            ("physical", _("Physical"), str(sheet.physical), 4),
+            ("finesse", _("Finesse"), str(sheet.finesse), 4),
+            ("grit", _("Grit: current/max"), f"{sheet.grit}/{sheet.max_grit}", 7),
         )
         for custom_id, label, default, length in boxes:
             self.add_item(
@@ -248,7 +320,7 @@ class CharacterForm(discord.ui.Modal):
             )
         self.add_item(
             discord.ui.TextInput(
-                label="More: one field: value a line",
+                label=_("More: one field: value a line"),
                 custom_id="more",
                 style=discord.TextStyle.paragraph,
                 default=more_text(sheet, more),
@@ -271,6 +343,7 @@ class CharacterForm(discord.ui.Modal):
         }
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
+        speak_for(interaction)  # the submit's task speaks its user's language
         if self.character_id is None:
             await self.cog.create_sheet(interaction, self.values(None))
         else:
@@ -359,14 +432,18 @@ class Characters(
         """Create the caller's character from checked fields; the first one becomes active."""
         guild_id, owner_id = self._owner(interaction)
         if fields["grit"] > fields["max_grit"]:
-            raise BadInput(f"Grit {fields['grit']} is above max_grit {fields['max_grit']}.")
+            raise BadInput(
+                "Grit {grit} is above max_grit {max_grit}.",
+                grit=fields["grit"],
+                max_grit=fields["max_grit"],
+            )
         existing = await own_named(self.store, guild_id, owner_id, fields["name"])
         if existing is not None:
-            raise BadInput(f"You already have a character named {existing.name}.")
+            raise BadInput("You already have a character named {name}.", name=existing.name)
         if len(await self.store.list_characters(guild_id, owner_id)) >= MAX_CHARACTERS:
             raise RuleViolation(
-                f"You have {MAX_CHARACTERS} characters on this server, the most allowed; "
-                "delete one first."
+                "You have {most} characters on this server, the most allowed; delete one first.",
+                most=MAX_CHARACTERS,
             )
         character = await self.store.create_character(
             Character(guild_id=guild_id, owner_id=owner_id, **fields)
@@ -376,12 +453,20 @@ class Characters(
         active = await self.store.active_character(guild_id, owner_id)
         if active is None:
             await self.store.set_active_character(guild_id, owner_id, character.id)
-            note = f" It is your active character: {self._mention('init join', guild_id)} plays it."
+            text = _(
+                "Created **{name}**. It is your active character: {join} plays it.",
+                name=name_text(character.name),
+                join=self._mention("init join", guild_id),
+            )
         else:
-            use = self._mention("character use", guild_id)
-            note = f" Your active character is still {name_text(active.name)} ({use} changes it)."
+            text = _(
+                "Created **{name}**. Your active character is still {active} ({use} changes it).",
+                name=name_text(character.name),
+                active=name_text(active.name),
+                use=self._mention("character use", guild_id),
+            )
         await interaction.response.send_message(
-            f"Created **{name_text(character.name)}**.{note}",
+            text,
             embed=character_sheet(character, active=active is None),
             ephemeral=True,
         )
@@ -444,9 +529,12 @@ class Characters(
                 text = grit_change_text(change, gm_view=True)
             await interaction.response.send_message(text)
             return
-        label = field.replace("_", " ")
         await interaction.response.send_message(
-            f"**{name_text(character.name)}**: {label} {shown(old)} → {shown(new)}.",
+            _(
+                "**{name}**: {change}.",
+                name=name_text(character.name),
+                change=change_line(field, old, new),
+            ),
             ephemeral=True,
         )
 
@@ -469,11 +557,11 @@ class Characters(
             grit = changed.get("grit", character.grit)
             top = changed.get("max_grit", character.max_grit)
             if "grit" in changed and grit > top:
-                raise BadInput(f"Grit {grit} is above max_grit {top}.")
+                raise BadInput("Grit {grit} is above max_grit {max_grit}.", grit=grit, max_grit=top)
         if "name" in changed:
             clash = await own_named(self.store, guild_id, owner_id, changed["name"])
             if clash is not None and clash.id != character.id:
-                raise BadInput(f"You already have a character named {clash.name}.")
+                raise BadInput("You already have a character named {name}.", name=clash.name)
         for field, new in changed.items():
             if field not in GRIT_FIELDS:
                 setattr(character, field, new)
@@ -496,20 +584,20 @@ class Characters(
             before = {f: getattr(character, f) for f in changed}
             change = await self._change(sheet, changed, guild_id, owner_id)
         name = name_text(character.name)
-        lines = [
-            f"{f.replace('_', ' ')} {shown(before[f])} → {shown(v)}"
-            for f, v in changed.items()
-            if f not in GRIT_FIELDS
-        ]
-        summary = f"**{name}**: " + ("; ".join(lines) + "." if lines else "nothing else changed.")
+        lines = [change_line(f, before[f], v) for f, v in changed.items() if f not in GRIT_FIELDS]
         if change is None:
-            text = summary if lines else f"**{name}**: nothing changed."
+            text = (
+                _("**{name}**: {change}.", name=name, change="; ".join(lines))
+                if lines
+                else _("**{name}**: nothing changed.", name=name)
+            )
             await interaction.response.send_message(text, ephemeral=True)
             return
         with speaking(await channel_language(interaction)):  # the table's business
             told = grit_change_text(change, gm_view=True)
         await interaction.response.send_message(told)
         if lines:
+            summary = _("**{name}**: {change}.", name=name, change="; ".join(lines))
             await interaction.followup.send(summary, ephemeral=True)
 
     @app_commands.command(name="use", description="Make a character your active one")
@@ -521,8 +609,11 @@ class Characters(
         assert character.id is not None
         await self.store.set_active_character(guild_id, owner_id, character.id)
         await interaction.response.send_message(
-            f"**{name_text(character.name)}** is your active character: "
-            f"{self._mention('init join', guild_id)} plays it.",
+            _(
+                "**{name}** is your active character: {join} plays it.",
+                name=name_text(character.name),
+                join=self._mention("init join", guild_id),
+            ),
             ephemeral=True,
         )
 
@@ -542,9 +633,9 @@ class Characters(
         guild_id, owner_id = self._owner(interaction)
         character = await find_own(self.store, guild_id, owner_id, name)
         assert character.id is not None
-        await refuse_in_fight(self.store, character, "delete them")
+        await refuse_in_fight(self.store, character, N_("delete them"))
         await interaction.response.send_message(
-            f"Delete **{name_text(character.name)}** for good?",
+            _("Delete **{name}** for good?", name=name_text(character.name)),
             view=DeleteConfirm.view(owner_id, str(character.id)),
             ephemeral=True,
         )
@@ -612,7 +703,7 @@ class Characters(
         guild_id, owner_id, name = await self._loadout(interaction, character)
         sheet = await find_own(self.store, guild_id, owner_id, name)
         await interaction.response.send_message(
-            f"**{name_text(sheet.name)}**'s loadout:\n{loadout_text(sheet.items)}", ephemeral=True
+            loadout_reply(sheet.name, sheet.items), ephemeral=True
         )
 
     @weapon.command(name="remove", description="Take off a weapon, armor or shield")
@@ -627,10 +718,11 @@ class Characters(
         guild_id, owner_id, own = await self._loadout(interaction, character)
         async with own_sheet(self.store, guild_id, owner_id, own) as sheet:
             removed = unstow(sheet.character.items, name)
-            text = (
-                f"**{name_text(sheet.character.name)}** no longer carries "
-                f"**{name_text(removed.name)}**." + _next_fight(sheet.fight_channel)
-            )
+            text = _(
+                "**{name}** no longer carries **{item}**.",
+                name=name_text(sheet.character.name),
+                item=name_text(removed.name),
+            ) + _next_fight(sheet.fight_channel)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="armor", description="Wear armor (replaces any)")
@@ -674,8 +766,11 @@ class Characters(
         sheet = await self._named_or_active(guild_id, owner_id, character)
         data = sheet_files.sheet_file(sheet)
         await interaction.response.send_message(
-            f"**{name_text(sheet.name)}**'s sheet: "
-            f"{self._mention('character import', guild_id)} reads it back.",
+            _(
+                "**{name}**'s sheet: {command} reads it back.",
+                name=name_text(sheet.name),
+                command=self._mention("character import", guild_id),
+            ),
             file=discord.File(io.BytesIO(data), filename=sheet_files.file_name(sheet.name)),
             ephemeral=True,
         )
@@ -694,8 +789,9 @@ class Characters(
         self._owner(interaction)
         if file.size > sheet_files.MAX_FILE_BYTES:
             raise BadInput(
-                f"That file is {file.size} bytes; a sheet is at most "
-                f"{sheet_files.MAX_FILE_BYTES // 1024} KiB."
+                "That file is {size} bytes; a sheet is at most {most} KiB.",
+                size=file.size,
+                most=sheet_files.MAX_FILE_BYTES // 1024,
             )
         fields = sheet_files.read_sheet_file(await file.read())
         if name is not None:
@@ -808,13 +904,17 @@ class Characters(
             held = sheet.character
             power = find_power(held.powers, name)
             if power is None:
-                raise NotFound(f"{held.name} has no power named {clean_name(name)!r}.")
+                raise NotFound(
+                    "{name} has no power named {power!r}.", name=held.name, power=clean_name(name)
+                )
             held.powers = [p for p in held.powers if p is not power]
             fight = sheet.fight_channel
-        await interaction.response.send_message(
-            f"**{name_text(held.name)}** no longer has {name_text(power.name)}.{_next_fight(fight)}",
-            ephemeral=True,
+        text = _(
+            "**{name}** no longer has {power}.",
+            name=name_text(held.name),
+            power=name_text(power.name),
         )
+        await interaction.response.send_message(text + _next_fight(fight), ephemeral=True)
 
     @power_remove.autocomplete("name")
     async def _own_power_choices(
@@ -857,17 +957,23 @@ class Characters(
             power = learn(self.bot.catalogue, held.powers, power, held.mastery_rank)
             held.powers = list(held.powers)  # a new list: the sheet writes what changed
             fight = sheet.fight_channel
-        await interaction.response.send_message(
-            f"**{name_text(held.name)}** has a new power:\n{power_line(power)}{_next_fight(fight)}",
-            ephemeral=True,
+        text = _(
+            "**{name}** has a new power:\n{power}",
+            name=name_text(held.name),
+            power=power_line(power),
         )
+        await interaction.response.send_message(text + _next_fight(fight), ephemeral=True)
 
 
 def _next_fight(fight_channel: int | None) -> str:
     """Say that a fight holding the sheet keeps the loadout it joined with."""
     if fight_channel is None:
         return ""
-    return f" The fight in <#{fight_channel}> keeps what they joined with; this is for the next."
+    channel = f"<#{fight_channel}>"
+    return " " + _(
+        "The fight in {channel} keeps what they joined with; this is for the next.",
+        channel=channel,
+    )
 
 
 async def setup(bot: Tablehand) -> None:

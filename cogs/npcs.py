@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import loadouts, options
 from bot.errors import BadInput, NotFound, RuleViolation
+from bot.i18n import N_, _
 from bot.permissions import is_gm_here, require_gm_here
 from bot.power_options import HELP as POWER_HELP
 from bot.power_options import (
@@ -30,7 +31,7 @@ from bot.power_options import (
     trigger_choices,
 )
 from bot.render.known_powers import power_line, powers_embed
-from bot.render.loadout import loadout_text, stowed_text
+from bot.render.loadout import loadout_reply, stowed_text
 from bot.render.npcs import npc_list, npc_sheet
 from bot.render.text import name_text
 from bot.rules.loadout import check_weapon, stow, unstow
@@ -57,6 +58,20 @@ if TYPE_CHECKING:
 
 MAX_TEMPLATES = 100  # per server [bot]
 NPC_HELP = "The NPC template"
+# A stat as /npc edit's reply names it ("max grit 24").
+FIELD_LABELS = {
+    "name": N_("name"),
+    "physical": N_("physical"),
+    "finesse": N_("finesse"),
+    "grit": N_("grit"),
+    "max_grit": N_("max grit"),
+    "risk": N_("risk"),
+    "crit_range": N_("crit range"),
+    "initiative_bonus": N_("initiative bonus"),
+    "default_defense": N_("default defense"),
+    "mastery_rank": N_("mastery rank"),
+    "tags": N_("tags"),
+}
 STATS_HELP = {
     "tags": "Comma-separated tags, e.g. Undead, Stealth (none clears them)",
     "default_defense": "Used when the defender does not choose in time",
@@ -70,7 +85,7 @@ def template_name(text: str) -> str:
     if not name:
         raise BadInput("An NPC template needs a name.")
     if len(name) > MAX_NAME_LENGTH:
-        raise BadInput(f"A template's name has at most {MAX_NAME_LENGTH} characters.")
+        raise BadInput("A template's name has at most {most} characters.", most=MAX_NAME_LENGTH)
     return name
 
 
@@ -78,7 +93,11 @@ def tag_list(text: str) -> list[str]:
     """Read comma-separated tags, or refuse too many or too long ones."""
     tags = [tag.strip() for tag in text.split(",") if tag.strip()]
     if len(tags) > MAX_TAGS or any(len(tag) > MAX_NAME_LENGTH for tag in tags):
-        raise BadInput(f"Tags: at most {MAX_TAGS}, each at most {MAX_NAME_LENGTH} characters.")
+        raise BadInput(
+            "Tags: at most {most}, each at most {length} characters.",
+            most=MAX_TAGS,
+            length=MAX_NAME_LENGTH,
+        )
     return tags
 
 
@@ -118,7 +137,7 @@ async def require_template_gm(interaction: discord.Interaction) -> None:
     """Refuse anyone but a GM: of this channel's encounter, with Manage Channels, or the GM role."""
     await require_gm_here(
         interaction,
-        "manage NPC templates (a GM by /init start here, Manage Channels or the GM role)",
+        N_("manage NPC templates (a GM by /init start here, Manage Channels or the GM role)"),
     )
 
 
@@ -161,9 +180,13 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
     ) -> None:
         guild_id = await self._gm(interaction)
         if grit is not None and grit > max_grit:
-            raise BadInput(f"Grit {grit} is above max_grit {max_grit}.")
+            raise BadInput(
+                "Grit {grit} is above max_grit {max_grit}.", grit=grit, max_grit=max_grit
+            )
         if len(await self.bot.store.list_npcs(guild_id)) >= MAX_TEMPLATES:
-            raise RuleViolation(f"This server has {MAX_TEMPLATES} NPC templates; delete one first.")
+            raise RuleViolation(
+                "This server has {most} NPC templates; delete one first.", most=MAX_TEMPLATES
+            )
         template = NpcTemplate(
             guild_id=guild_id,
             name=template_name(name),
@@ -180,8 +203,11 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
         )
         created = await self.bot.store.create_npc(template)
         await interaction.response.send_message(
-            f"Created the NPC template **{name_text(created.name)}**: "
-            f"`/init add name:{created.name}` brings it.",
+            _(
+                "Created the NPC template **{name}**: `/init add name:{typed}` brings it.",
+                name=name_text(created.name),
+                typed=created.name,
+            ),
             embed=npc_sheet(created),
             ephemeral=True,
         )
@@ -236,11 +262,18 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
             grit_now = changes.get("grit", template.grit)
             top = changes.get("max_grit", template.max_grit)
             if grit_now > top:
-                raise BadInput(f"Grit {grit_now} is above max_grit {top}.")
+                raise BadInput(
+                    "Grit {grit} is above max_grit {max_grit}.", grit=grit_now, max_grit=top
+                )
             for field, value in changes.items():
                 setattr(template, field, value)
-        listed = ", ".join(f"{f.replace('_', ' ')} {value}" for f, value in changes.items())
-        await self._reply(interaction, f"**{name_text(template.name)}**: {listed}.")
+        listed = ", ".join(
+            _("{field} {value}", field=_(FIELD_LABELS.get(f, f)), value=value)
+            for f, value in changes.items()
+        )
+        await self._reply(
+            interaction, _("**{name}**: {changes}.", name=name_text(template.name), changes=listed)
+        )
 
     @app_commands.command(name="list", description="List this server's NPC templates")
     async def list(self, interaction: discord.Interaction) -> None:
@@ -254,7 +287,7 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
         async with self.bot.store.npc(await self._gm(interaction), name) as npc:
             npc.delete()
         gone = name_text(npc.template.name)
-        await self._reply(interaction, f"The NPC template **{gone}** is deleted.")
+        await self._reply(interaction, _("The NPC template **{name}** is deleted.", name=gone))
 
     # The loadout ----------------------------------------------------------------------
 
@@ -308,8 +341,7 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
     async def weapon_list(self, interaction: discord.Interaction, npc: options.Name) -> None:
         async with self.bot.store.npc(await self._gm(interaction), npc) as held:
             template = held.template
-        text = f"**{name_text(template.name)}**'s loadout:\n{loadout_text(template.items)}"
-        await self._reply(interaction, text)
+        await self._reply(interaction, loadout_reply(template.name, template.items))
 
     @weapon.command(name="remove", description="Take a weapon, armor or shield off an NPC template")
     @app_commands.describe(npc=NPC_HELP, name=loadouts.ITEM_HELP)
@@ -321,7 +353,12 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
             removed = unstow(held.template.items, name)
         owner = name_text(held.template.name)
         await self._reply(
-            interaction, f"**{owner}** no longer carries **{name_text(removed.name)}**."
+            interaction,
+            _(
+                "**{name}** no longer carries **{item}**.",
+                name=owner,
+                item=name_text(removed.name),
+            ),
         )
 
     @app_commands.command(name="armor", description="Put armor on an NPC template (replaces any)")
@@ -362,7 +399,12 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
             template = held.template
             power = learn(self.bot.catalogue, template.powers, power, template.mastery_rank)
         await self._reply(
-            interaction, f"**{name_text(template.name)}** has a new power:\n{power_line(power)}"
+            interaction,
+            _(
+                "**{name}** has a new power:\n{power}",
+                name=name_text(template.name),
+                power=power_line(power),
+            ),
         )
 
     @power.command(name="add", description="Add a catalogue power to an NPC template")
@@ -443,11 +485,19 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
             template = held.template
             found = find_power(template.powers, name)
             if found is None:
-                raise NotFound(f"{template.name} has no power named {clean_name(name)!r}.")
+                raise NotFound(
+                    "{name} has no power named {power!r}.",
+                    name=template.name,
+                    power=clean_name(name),
+                )
             template.powers = [p for p in template.powers if p is not found]
         await self._reply(
             interaction,
-            f"**{name_text(template.name)}** no longer has {name_text(found.name)}.",
+            _(
+                "**{name}** no longer has {power}.",
+                name=name_text(template.name),
+                power=name_text(found.name),
+            ),
         )
 
 

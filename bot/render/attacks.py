@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.i18n import N_, Text, _, n_
+from bot.i18n import N_, Text, _, n_, p_
 from bot.render.effects import applied_text
 from bot.render.grit import grit_change_text
 from bot.render.text import die_text, name_text, roll_breakdown
@@ -292,7 +292,7 @@ def damage_text(result: AttackResult, bonuses: Sequence[HitBonus]) -> str:
     """Return the damage with every addend, reduction, momentum and doubling."""
     damage = result.damage
     if damage is None:
-        return _("none")
+        return p_("damage", "none")
     text = " · ".join(_damage_terms(result, bonuses)) + f" → **{damage.total}**"
     if damage.withering:
         text += "\n" + _("Altitude: the GM adjudicates a Withering roll.")

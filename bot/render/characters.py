@@ -7,11 +7,12 @@ from typing import Protocol
 
 import discord
 
+from bot.i18n import N_, _, n_
 from bot.render.known_powers import powers_text
 from bot.render.loadout import add_loadout
 from bot.render.text import die_text, grit_bar, name_text
 from bot.rules.grit import GRIT_TABLE, GritLevel, GritRow, core_die, grit_level, perception_m
-from bot.rules.models import Character
+from bot.rules.models import Character, Stats
 
 LEVEL_COLOURS = {
     GritLevel.PRIME: discord.Colour.green(),
@@ -19,7 +20,6 @@ LEVEL_COLOURS = {
     GritLevel.FRAIL: discord.Colour.orange(),
     GritLevel.BROKEN: discord.Colour.red(),
 }
-SHIFT_WORDS = {1: "one level down", 2: "two levels down"}
 
 
 class GritHolder(Protocol):
@@ -36,9 +36,12 @@ def grit_table_text(row: GritRow, perception: int | None = None) -> str:
     """Return the Grit table's row: "Threat 20 m · Mobility 8 m · Vigor 10 m · Perception 10 m"."""
     threat = "—" if row.threat_m is None else f"{row.threat_m} m"
     seen = row.perception_m if perception is None else perception
-    return (
-        f"Threat {threat} · Mobility {row.mobility_m} m · Vigor {row.vigor_m} m · "
-        f"Perception {seen} m"
+    return _(
+        "Threat {threat} · Mobility {mobility} m · Vigor {vigor} m · Perception {perception} m",
+        threat=threat,
+        mobility=row.mobility_m,
+        vigor=row.vigor_m,
+        perception=seen,
     )
 
 
@@ -47,11 +50,25 @@ def level_text(holder: GritHolder) -> str:
     level = grit_level(holder.grit)
     shift = getattr(holder, "die_shift", 0)
     die = core_die(holder.grit, shift)
-    text = f"**{level.display}** — " + ("cannot act" if die is None else f"rolls {die_text(die)}")
-    if shift and die is not None:
-        natural = die_text(core_die(holder.grit))
-        text += f" (modifier: {SHIFT_WORDS.get(shift, f'{shift} levels down')} from {natural})"
-    return text
+    if die is None:
+        return _("**{level}** — cannot act", level=level.display)
+    if not shift:
+        return _("**{level}** — rolls {die}", level=level.display, die=die_text(die))
+    fields = {
+        "level": level.display,
+        "die": die_text(die),
+        "natural": die_text(core_die(holder.grit)),
+    }
+    if shift == 1:
+        return _("**{level}** — rolls {die} (modifier: one level down from {natural})", **fields)
+    if shift == 2:
+        return _("**{level}** — rolls {die} (modifier: two levels down from {natural})", **fields)
+    return n_(
+        "**{level}** — rolls {die} (modifier: {n} level down from {natural})",
+        "**{level}** — rolls {die} (modifier: {n} levels down from {natural})",
+        shift,
+        **fields,
+    )
 
 
 def grit_lines(holder: GritHolder, *, exact: bool) -> str:
@@ -76,12 +93,12 @@ def grit_card(holder: GritHolder, *, exact: bool) -> discord.Embed:
     )
     own = holder.perception_m if exact else None
     embed.add_field(
-        name=f"Grit table ({level.display})",
+        name=_("Grit table ({level})", level=level.display),
         value=grit_table_text(GRIT_TABLE[level], own),
         inline=False,
     )
     if exact and holder.injuries:
-        embed.add_field(name="Injuries", value=str(holder.injuries))
+        embed.add_field(name=_("Injuries"), value=str(holder.injuries))
     return embed
 
 
@@ -96,9 +113,12 @@ def character_sheet(
     level = grit_level(character.grit)
     notes = []
     if active:
-        notes.append("Your active character (`/init join` uses it).")
+        notes.append(_("Your active character (`/init join` uses it)."))
     if fight_channel_id is not None:
-        notes.append(f"In the fight in <#{fight_channel_id}>: its Grit is written back there.")
+        channel = f"<#{fight_channel_id}>"
+        notes.append(
+            _("In the fight in {channel}: its Grit is written back there.", channel=channel)
+        )
     embed = discord.Embed(
         title=name_text(character.name),
         description="\n".join(notes) or None,
@@ -106,47 +126,72 @@ def character_sheet(
     )
     embed.add_field(name="Grit", value=grit_lines(character, exact=True), inline=False)
     embed.add_field(
-        name=f"Grit table ({level.display})",
+        name=_("Grit table ({level})", level=level.display),
         value=grit_table_text(GRIT_TABLE[level], perception_m(character)),
         inline=False,
     )
-    embed.add_field(name="Physical", value=_stat(character.physical))
-    embed.add_field(name="Finesse", value=_stat(character.finesse))
-    embed.add_field(name="Risk", value=_stat(character.risk))
-    embed.add_field(name="Initiative bonus", value=_stat(character.initiative_bonus))
-    embed.add_field(name="Mastery Rank", value=str(character.mastery_rank))
-    embed.add_field(name="Crit range", value=str(character.crit_range))
-    embed.add_field(name="Default defense", value=character.default_defense.replace("_", " "))
+    add_stats(embed, character)
     if character.perception_m is not None:
-        embed.add_field(name="Perception", value=f"{character.perception_m} m (own)")
+        embed.add_field(
+            name=_("Perception"), value=_("{metres} m (own)", metres=character.perception_m)
+        )
     if character.durability is not None:
-        embed.add_field(name="Durability", value=str(character.durability))
+        embed.add_field(name=_("Durability"), value=str(character.durability))
     if character.stamina is not None:
-        embed.add_field(name="Stamina", value=str(character.stamina))
+        embed.add_field(name=_("Stamina"), value=str(character.stamina))
     if character.tags:
-        embed.add_field(name="Tags", value=name_text(", ".join(character.tags)))
+        embed.add_field(name=_("Tags"), value=name_text(", ".join(character.tags)))
     if character.injuries:
-        embed.add_field(name="Injuries", value=str(character.injuries))
+        embed.add_field(name=_("Injuries"), value=str(character.injuries))
     if character.items:
         add_loadout(embed, character.items)
     if character.powers:
-        embed.add_field(name="Powers", value=powers_text(character.powers), inline=False)
+        embed.add_field(name=_("Powers"), value=powers_text(character.powers), inline=False)
     return embed
+
+
+def add_stats(embed: discord.Embed, sheet: Stats) -> None:
+    """Add a sheet's stats to its embed, a field each (a character's or an NPC template's)."""
+    embed.add_field(name=_("Physical"), value=_stat(sheet.physical))
+    embed.add_field(name=_("Finesse"), value=_stat(sheet.finesse))
+    embed.add_field(name=_("Risk"), value=_stat(sheet.risk))
+    embed.add_field(name=_("Initiative bonus"), value=_stat(sheet.initiative_bonus))
+    embed.add_field(name=_("Mastery Rank"), value=str(sheet.mastery_rank))
+    embed.add_field(name=_("Crit range"), value=str(sheet.crit_range))
+    embed.add_field(name=_("Default defense"), value=defense_text(sheet.default_defense))
+
+
+DEFENSE_NAMES: dict[str, str] = {
+    "auto": N_("auto"),
+    "block": N_("block"),
+    "dodge": N_("dodge"),
+    "break_away": N_("break away"),
+    "take_cover": N_("take cover"),
+}
+
+
+def defense_text(defense: str) -> str:
+    """Return a default defense as a sheet shows it ("break away")."""
+    return _(DEFENSE_NAMES[defense]) if defense in DEFENSE_NAMES else defense
 
 
 def character_list(characters: Sequence[Character], active_id: int | None) -> discord.Embed:
     """Render a player's characters on this server, the active one marked."""
     lines = []
     for character in characters:
-        marker = "▶" if character.id == active_id else "▫"
-        level = grit_level(character.grit).display
-        die = die_text(core_die(character.grit))
-        lines.append(
-            f"{marker} **{name_text(character.name)}** · Grit {character.grit}/"
-            f"{character.max_grit} {level} {die}" + (" · active" if marker == "▶" else "")
-        )
+        fields = {
+            "name": name_text(character.name),
+            "grit": character.grit,
+            "max": character.max_grit,
+            "level": grit_level(character.grit).display,
+            "die": die_text(core_die(character.grit)),
+        }
+        if character.id == active_id:
+            lines.append(_("▶ **{name}** · Grit {grit}/{max} {level} {die} · active", **fields))
+        else:
+            lines.append(_("▫ **{name}** · Grit {grit}/{max} {level} {die}", **fields))
     return discord.Embed(
-        title="Your characters on this server",
-        description="\n".join(lines) or "None yet: `/character create name`.",
+        title=_("Your characters on this server"),
+        description="\n".join(lines) or _("None yet: `/character create name`."),
         colour=discord.Colour.blurple(),
     )

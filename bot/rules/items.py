@@ -87,9 +87,11 @@ def guard(encounter: Encounter, combatant: Combatant, *, forced: bool = False) -
     # guard spends one of them [bot]. Its end is the combatant's next turn start.
     shield = shield_of(combatant)
     if shield is None:
-        raise RuleViolation(f"{combatant.name} holds no shield to guard with.")
+        raise RuleViolation("{name} holds no shield to guard with.", name=combatant.name)
     if combatant.guarding:
-        raise RuleViolation(f"{combatant.name} is already guarding with {shield.name}.")
+        raise RuleViolation(
+            "{name} is already guarding with {shield}.", name=combatant.name, shield=shield.name
+        )
     require_turn(encounter, combatant, "guard", forced=forced)
     left = spend_action(combatant)
     combatant.guarding = True

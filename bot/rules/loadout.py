@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.errors import BadInput, NotFound, RuleViolation
+from bot.i18n import L_, N_
 from bot.rules.attacks import MELEE_STYLES, RANGED_STYLES, AttackSpec, check_style_options
 from bot.rules.grappling import item_usable
 from bot.rules.models import (
@@ -36,7 +37,20 @@ from bot.rules.results import Result
 BRACING_STYLES: frozenset[AttackStyle] = frozenset(
     {"melee", "targeted"}
 )  # set against a charge [003]
-KIND_NAMES = {"weapon": "weapon", "armor": "armor", "shield": "shield"}
+# A weapon of another style braced [003].
+UNBRACED = {
+    "ranged": N_("Only a melee weapon can be braced against a charge, not a ranged one."),
+    "thrown": N_("Only a melee weapon can be braced against a charge, not a thrown one."),
+}
+# An item named as one of another kind: (the loadout's, the new one's) [bot].
+KIND_CLASH = {
+    ("weapon", "armor"): N_("{name} is already a weapon here; give the armor another name."),
+    ("weapon", "shield"): N_("{name} is already a weapon here; give the shield another name."),
+    ("armor", "weapon"): N_("{name} is already armor here; give the weapon another name."),
+    ("armor", "shield"): N_("{name} is already armor here; give the shield another name."),
+    ("shield", "weapon"): N_("{name} is already a shield here; give the weapon another name."),
+    ("shield", "armor"): N_("{name} is already a shield here; give the armor another name."),
+}
 # The attack options a weapon carries, by the names an attack (`AttackSpec`) gives them.
 WEAPON_OPTIONS = ("style", "damage", "base_risk", "penetration", "weight", "range_kind")
 # What a sheet or a template carries into a fight besides its stats (powers join here).
@@ -62,7 +76,7 @@ def check_weapon(weapon: Weapon) -> None:
         raise BadInput("An unarmed attack needs no weapon: its damage is the attacker's Physical.")
     if weapon.braced and weapon.style not in BRACING_STYLES:
         raise BadInput(
-            f"Only a melee weapon can be braced against a charge, not a {weapon.style} one."
+            UNBRACED.get(weapon.style, N_("Only a melee weapon can be braced against a charge."))
         )
     check_style_options(AttackSpec(**weapon.model_dump(include=set(WEAPON_OPTIONS))))
 
@@ -73,16 +87,15 @@ def stow(items: list[Item], item: Item) -> Stowed:
         check_weapon(item)
     same = find_item(items, item.name)
     if same is not None and same.kind != item.kind:
-        raise BadInput(
-            f"{same.name} is already a {KIND_NAMES[same.kind]} here; give the "
-            f"{KIND_NAMES[item.kind]} another name."
-        )
+        raise BadInput(KIND_CLASH[(same.kind, item.kind)], name=same.name)
     replaced = same
     if replaced is None and isinstance(item, Armor | Shield):
         # One armor worn and one shield held [bot]: a second takes the first one's place.
         replaced = next((i for i in items if i.kind == item.kind), None)
     if replaced is None and len(items) >= MAX_ITEMS:
-        raise RuleViolation(f"A loadout holds at most {MAX_ITEMS} items; remove one first.")
+        raise RuleViolation(
+            "A loadout holds at most {most} items; remove one first.", most=MAX_ITEMS
+        )
     if replaced is None:
         items.append(item)
     else:
@@ -96,25 +109,30 @@ def check_loadout(items: list[Item]) -> None:
     for item in items:
         replaced = stow(kept, item).replaced
         if replaced is not None and name_key(replaced.name) == name_key(item.name):
-            raise BadInput(f"The loadout has two items named {item.name}.")
+            raise BadInput("The loadout has two items named {name}.", name=item.name)
+        if isinstance(replaced, Armor):
+            raise BadInput(
+                "The loadout has a second armor ({name}): one at a time.", name=item.name
+            )
         if replaced is not None:
-            raise BadInput(f"The loadout has a second {item.kind} ({item.name}): one at a time.")
+            raise BadInput(
+                "The loadout has a second shield ({name}): one at a time.", name=item.name
+            )
 
 
 def unstow(items: list[Item], name: str) -> Item:
     """Take the named item out of a loadout (in place) and return it, or refuse: none has that name."""
     found = find_item(items, name)
+    if found is None and not items:
+        raise NotFound("There is no {name!r} here; the loadout is empty.", name=clean_name(name))
     if found is None:
-        raise NotFound(f"There is no {clean_name(name)!r} here; {loadout_names(items)}.")
+        raise NotFound(
+            "There is no {name!r} here; the loadout: {items}.",
+            name=clean_name(name),
+            items=", ".join(item.name for item in items),
+        )
     items.remove(found)
     return found
-
-
-def loadout_names(items: list[Item]) -> str:
-    """Return "the loadout: Greataxe, Chain" (or that it is empty), for a refusal."""
-    if not items:
-        return "the loadout is empty"
-    return "the loadout: " + ", ".join(item.name for item in items)
 
 
 def weapons(items: list[Item]) -> list[Weapon]:
@@ -128,16 +146,27 @@ def find_weapon(combatant: Combatant, name: str) -> Weapon:
     if isinstance(found, Weapon):
         if not item_usable(combatant, found.name):
             raise RuleViolation(
-                f"{combatant.name}'s {found.name} is held in a grapple: it cannot be used "
-                "until the grapple ends [000]."
+                "{name}'s {item} is held in a grapple: it cannot be used "
+                "until the grapple ends [000].",
+                name=combatant.name,
+                item=found.name,
             )
         return found
     own = weapons(combatant.items)
-    has = ", ".join(w.name for w in own) if own else "none"
-    what = (
-        f"{found.name} is not a weapon" if found is not None else f"no weapon {clean_name(name)!r}"
+    has = ", ".join(w.name for w in own) if own else L_("none")
+    if found is not None:
+        raise NotFound(
+            "{name}'s {item} is not a weapon (its weapons: {weapons}).",
+            name=combatant.name,
+            item=found.name,
+            weapons=has,
+        )
+    raise NotFound(
+        "{name} has no weapon {weapon!r} (its weapons: {weapons}).",
+        name=combatant.name,
+        weapon=clean_name(name),
+        weapons=has,
     )
-    raise NotFound(f"{combatant.name} has {what} (its weapons: {has}).")
 
 
 def weapon_options(weapon: Weapon, style: AttackStyle) -> dict[str, Any]:

@@ -91,7 +91,7 @@ async def test_the_fight_commands_carry_german_names_within_discords_size(table)
         "weight": "gewicht",
         "spell": "spell",  # an SRD keyword [001 §0.2]
         "targeting": "zielen",
-        "range": "reichweite",
+        "range": "distanz",
         "base_risk": "grundrisiko",
         "cover_durability": "deckung_haltbarkeit",
         "counter": "konter",
