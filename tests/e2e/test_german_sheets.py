@@ -129,7 +129,9 @@ async def test_edits_and_their_refusals_are_german(mira) -> None:
 async def test_a_weapon_is_added_and_listed_in_german(mira) -> None:
     """A weapon's line, the loadout list or a bad weapon's refusal was not German."""
     alice = mira.user("alice")
-    added = await alice.run("/charakter waffe hinzufügen name:Axt schaden:1d12 grundrisiko:3 reichweite:2")
+    added = await alice.run(
+        "/charakter waffe hinzufügen name:Axt schaden:1d12 grundrisiko:3 reichweite:2"
+    )
     assert added.ephemeral
     assert added.content == "**Mira** trägt **Axt** — Nahkampf 1d12, Grundrisiko 3, Reichweite 2."
     knife = await alice.run(
