@@ -60,20 +60,29 @@ ERROR_KEYWORDS: dict[str, object] = dict.fromkeys(ERRORS, None)
 NOT_YET_WRAPPED = (
     "bot/__main__.py",
     "bot/attacks.py",
-    "bot/catalogue/*",
+    "bot/catalogue/__init__.py",
+    "bot/catalogue/build.py",
+    "bot/catalogue/checks.py",
+    "bot/catalogue/design.py",
+    "bot/catalogue/generate.py",
+    "bot/catalogue/generate_entries.py",
+    "bot/catalogue/generate_parts.py",
+    "bot/catalogue/models.py",
+    "bot/catalogue/names.py",
+    "bot/catalogue/pricing.py",
+    "bot/catalogue/reference.py",
+    "bot/catalogue/shapes.py",
+    "bot/catalogue/srd_source.py",
+    "bot/catalogue/views.py",
     "bot/combatant_edit.py",
     "bot/config.py",
     "bot/loadouts.py",
     "bot/render/attacks.py",  # /roll's and /check's lines are wrapped; attacks' are not yet
-    "bot/power_options.py",
-    "bot/power_requests.py",
     "bot/render/characters.py",
     "bot/render/effects.py",
-    "bot/render/known_powers.py",
     "bot/render/loadout.py",
     "bot/render/log.py",
     "bot/render/npcs.py",
-    "bot/render/powers.py",
     "bot/rules/acting.py",
     "bot/rules/attack_flow.py",
     "bot/rules/attacks.py",
@@ -84,7 +93,6 @@ NOT_YET_WRAPPED = (
     "bot/rules/declarations.py",
     "bot/rules/dice.py",
     "bot/rules/encounter.py",
-    "bot/rules/essences.py",
     "bot/rules/fortune.py",
     "bot/rules/grappling.py",
     "bot/rules/grit.py",
@@ -99,8 +107,6 @@ NOT_YET_WRAPPED = (
     "bot/rules/movement.py",
     "bot/rules/names.py",
     "bot/rules/opposed.py",
-    "bot/rules/power_play.py",
-    "bot/rules/powers.py",
     "bot/rules/reactions.py",
     "bot/rules/results.py",
     "bot/rules/specials.py",
@@ -118,12 +124,10 @@ NOT_YET_WRAPPED = (
     "cogs/effects.py",
     "cogs/initiative.py",
     "cogs/npcs.py",
-    "cogs/powers.py",
-    "cogs/use.py",
 )
 # Of those, the cogs whose commands are translated all the same (names, descriptions,
 # options, choices: Discord's menus speak German while the replies are still English).
-COMMANDS_TRANSLATED = ("cogs/powers.py",)
+COMMANDS_TRANSLATED: tuple[str, ...] = ()
 
 # The translator's contexts (discord.app_commands.TranslationContextLocation, by name).
 COMMAND_CONTEXTS = {
