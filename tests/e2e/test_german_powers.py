@@ -163,6 +163,9 @@ async def test_pp_price_judges_a_build_in_german(fight: SandboxTable) -> None:
         "`range:16` **10 PP** — 16 m = 10 PP (Range)",
     ]
     assert (shown["Summe"], shown["Zielwert"]) == ("**40 PP**", "60 PP")
+    twice = await fight.user("alice").run('/pp preis bausteine:"damage:2d8 damage:1d8"')
+    assert twice.ephemeral
+    assert twice.content == "Der Baustein 'damage' ist doppelt angegeben."
     target = await fight.user("bob").run("/pp target type:active level:2")
     assert target.embed["title"] == "Active · Level 2"
     assert fields(target.embed)["On curve"] == "55–65 PP"
@@ -201,3 +204,17 @@ async def test_the_over_curve_request_is_german_at_a_german_table(fight: Sandbox
     no = await again.click("Ablehnen", as_user=gm.name)
     assert no.message is not None
     assert no.message.content == "Abgelehnt von Game Master: Mira bekommt sie nicht."
+
+
+async def test_a_design_card_keeps_the_srds_english_under_german_labels(
+    fight: SandboxTable,
+) -> None:
+    """/pp entwurf's verdict was not German, or its card's tooltip was not the SRD's English."""
+    card = await fight.user("alice").run(
+        '/pp entwurf name:Bolt typ:active bausteine:"damage:1d8 range:16 ruin:2" stufe:2 '
+        'flavour:"A crackling dart."'
+    )
+    shown = fields(card.embed)
+    assert shown["SRD-Prüfung"] == "Entspricht dem SRD."
+    assert "BASELINES" in shown and "CALCULATION" in shown  # the SRD's tooltip [001 §0.2]
+    assert card.embed["description"].startswith("*A crackling dart.*")
