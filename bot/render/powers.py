@@ -83,7 +83,13 @@ LABELS = {
     "Eligible for": N_("Eligible for"),
 }
 VALUES = {"Yes": N_("Yes"), "No": N_("No"), "not allowed": N_("not allowed"), "none": N_("none")}
-# Kinds of look-up that are no SRD keyword: their name in titles is the reader's.
+# Kinds of look-up that are no SRD keyword: their name is the reader's.
+KIND_WORDS = {
+    "power_type": N_("Power Type"),
+    "rule": N_("Rule"),
+    "table": N_("Table"),
+    "example": N_("Example"),
+}
 KIND_TITLES = {
     "power_type": N_("Power Type: {name}"),
     "rule": N_("Rule: {name}"),
@@ -263,8 +269,8 @@ def _entry_embed(view: PowerEntryView) -> discord.Embed:
 
 def _kind_label(view: PowerEntryView) -> str:
     """Return the kind as the Type field says it: a power type as the SRD names it."""
-    template = KIND_TITLES.get(view.kind)
-    return _(template, name="").rstrip(": ") if template else view.kind_label
+    word = KIND_WORDS.get(view.kind)
+    return _(word) if word else view.kind_label
 
 
 def entry_page(view: PowerEntryView, page: int = 0) -> EntryPage:

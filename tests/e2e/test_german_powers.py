@@ -136,6 +136,10 @@ async def test_look_ups_label_in_german_and_keep_the_srds_words(fight: SandboxTa
     english = fields((await bob.run("/special name:Ruin x:2")).embed)
     assert english["Cleanse/Dispel"] == "Yes"
     assert english["Cost at X = 2"] == shown["Kosten bei X = 2"]
+    rule = await alice.run('/power name:"Power Card"')
+    assert rule.embed["title"] == "Regel: Power Card"
+    assert fields(rule.embed)["Typ"] == "Regel"
+    assert (await bob.run('/power name:"Power Card"')).embed["title"] == "Rule: Power Card"
     guessed = await alice.run("/power name:Fligt")
     assert guessed.content == (
         "Kein genauer Treffer für 'Fligt': Gezeigt wird **Movement: Flight**, geraten. "
