@@ -107,6 +107,9 @@ async def test_the_power_rules_refuse_in_the_askers_language(fight: SandboxTable
     assert (
         targeted.content == "Damage ist ein Active Buff: Er nimmt kein Ziel und keine Entfernung."
     )
+    no_essence = await alice.run("/essenz beenden")
+    assert no_essence.ephemeral
+    assert no_essence.content == "Mira hat keine Essenz aktiv."  # bot.rules.essences
     english = await gm.run("/use power:Bolt combatant:Goblin")
     assert english.ephemeral
     assert english.content == "Goblin has no power named 'Bolt' (has: none)."
