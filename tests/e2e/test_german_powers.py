@@ -32,7 +32,7 @@ def fields(embed: dict[str, Any] | None) -> dict[str, str]:
 
 @pytest.fixture
 async def fight(make_table) -> SandboxTable:
-    """A German server; round 1, Mira's turn (MR 4, Finesse 3) with Bolt, Damage and Flight."""
+    """A German server; round 1, Mira's turn (MR 4, Finesse 3): Bolt, Damage, Flight, Evade."""
     table = await make_table()
     table.bot.trackers.interval = 0  # type: ignore[attr-defined]
     table.server.set_preferred_locale("de")
@@ -41,6 +41,7 @@ async def fight(make_table) -> SandboxTable:
     await alice.run(f"/character power build name:Bolt type:active level:2 components:{BOLT}")
     await alice.run("/character power add name:active_buff:damage level:1")
     await alice.run("/character power add name:movement:flight level:4")
+    await alice.run("/character power add name:reaction:evade level:1")
     await gm.run("/init start mode:finesse")
     await gm.run("/init add name:Goblin physical:3 finesse:2")
     await alice.run("/init join")
@@ -94,7 +95,9 @@ async def test_the_power_rules_refuse_in_the_askers_language(fight: SandboxTable
     alice, gm = fight.user("alice"), fight.user("gm")
     missing = await alice.run("/nutzen power:Nichts")
     assert missing.ephemeral
-    assert missing.content == "Mira hat keine Power namens 'Nichts' (hat: Bolt, Damage, Flight)."
+    assert missing.content == (
+        "Mira hat keine Power namens 'Nichts' (hat: Bolt, Damage, Flight, Evade)."
+    )
     flown = await alice.run("/nutzen power:Flight")
     assert unmentioned(flown.content).startswith("Mira setzt Flight ein: ")
     again = await alice.run("/nutzen power:Flight")
@@ -225,3 +228,25 @@ async def test_a_design_card_keeps_the_srds_english_under_german_labels(
     assert shown["SRD-Prüfung"] == "Entspricht dem SRD."
     assert "BASELINES" in shown and "CALCULATION" in shown  # the SRD's tooltip [001 §0.2]
     assert card.embed["description"].startswith("*A crackling dart.*")
+
+
+async def test_a_reaction_answers_the_goblins_attack_in_german(fight: SandboxTable) -> None:
+    """Evade on the Goblin's attack was not said in German, or its refusals were not."""
+    alice, gm = fight.user("alice"), fight.user("gm")
+    early = await alice.run("/nutzen power:Evade")
+    assert early.ephemeral
+    assert early.content == (
+        "Eine Reaction wird außerhalb des eigenen Zugs von Mira eingesetzt, bei ihrem Auslöser."
+    )
+    await alice.run("/init next")  # the Goblin's turn
+    script(fight, d20(10))
+    await gm.run("/attack target:Mira attacker:Goblin")
+    reacted = await alice.run("/nutzen power:Evade")
+    assert not reacted.ephemeral
+    # Reaction L1: 20 PP at 5 PP per +1 Evade = +4 [001 Reaction curve, Evade axis]
+    assert reacted.content == (
+        "Mira reagiert mit Evade gegen den Angriff von Goblin: Evade +4 (die Reaction dieser "
+        "Runde; die SL wendet an, was der Bot nicht verfolgt)."
+    )
+    again = await alice.run("/nutzen power:Evade")
+    assert again.content == "Mira hat die Reaction dieser Runde schon genutzt (eine pro Runde)."
