@@ -167,7 +167,8 @@ def _fit(embed: discord.Embed) -> discord.Embed:
 
 def _grid(table: LevelTableView) -> list[str] | None:
     """Return the table as aligned monospace lines (header first), or None when too wide."""
-    header = [table.header, *table.columns]
+    # The row-label column is the bot's "Level" (or X, MR); the other columns are the SRD's.
+    header = [_("Level") if table.header == "Level" else table.header, *table.columns]
     rows = [[row.label, *row.cells] for row in table.rows]
     cells = [[cell.replace("`", "ˋ") for cell in line] for line in [header, *rows]]
     widths = [max(len(line[i]) for line in cells) for i in range(len(header))]
