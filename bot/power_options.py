@@ -39,8 +39,11 @@ def catalogue_entry(bot: Tablehand, name: str) -> Entry:
     if match.entry is None or match.exclusion is not None:
         raise NotFound(excluded_message(match))
     if match.guessed:
-        closest = ", ".join(c.name for c in match.alternatives[:3])
-        raise NotFound(f"No catalogue power is named {clean_name(name)!r}; the closest: {closest}.")
+        raise NotFound(
+            "No catalogue power is named {name!r}; the closest: {closest}.",
+            name=clean_name(name),
+            closest=", ".join(c.name for c in match.alternatives[:3]),
+        )
     return match.entry
 
 

@@ -3,7 +3,9 @@
 The SRD lets only the GM allow a power over its curve. A player's `/character power build
 … over_curve:true` therefore posts the priced power in the channel with **Allow** and
 **Refuse**; only a GM's press counts. The request is the message itself (its embed
-carries the power as JSON), so its buttons keep working after a restart.
+carries the power as JSON), so its buttons keep working after a restart. It is the
+channel's to read: `request_message` words it in the server's language, and the answer
+that replaces it is worded so too, whoever pressed.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from typing import TYPE_CHECKING, Self
 import discord
 
 from bot.errors import BadInput
+from bot.i18n import _, speaking
 from bot.permissions import require_gm_here
 from bot.render.known_powers import power_line
 from bot.render.text import name_text
 from bot.rules.models import KnownPower
 from bot.rules.powers import learn
 from bot.rules.results import Result
+from bot.table import channel_language
 from bot.views import PersistentButton
 
 if TYPE_CHECKING:
@@ -43,16 +47,33 @@ def request_embed(request: PowerRequest) -> discord.Embed:
     """Show a request: the power as priced, and the data its Allow adds, word for word."""
     power = request.power
     over = (power.pp or 0) - (power.target_pp or 0)
+    mention = f"<@{request.owner_id}>"
+    asks = _(
+        "{player} asks to add this power, {over} PP over its curve (more than 5 PP over is "
+        "over curve; only the GM may allow it [SRD §10.3]):",
+        player=mention,
+        over=format(over, "g"),
+    )
     return discord.Embed(
-        title=f"Over its curve: {name_text(power.name)} for {name_text(request.character)}",
+        title=_(
+            "Over its curve: {power} for {character}",
+            power=name_text(power.name),
+            character=name_text(request.character),
+        ),
         description=(
-            f"<@{request.owner_id}> asks to add this power, {over:g} PP over its curve (more "
-            "than 5 PP over is over curve; only the GM may allow it [SRD §10.3]):\n"
-            f"{power_line(power)}\n\n"
+            f"{asks}\n{power_line(power)}\n\n"
             f"```json\n{request.model_dump_json(exclude_none=True)}\n```"
         ),
         colour=REQUEST_COLOUR,
     )
+
+
+async def request_message(
+    interaction: discord.Interaction, request: PowerRequest
+) -> dict[str, object]:
+    """Return the request's embed and buttons, worded in the language its channel speaks."""
+    with speaking(await channel_language(interaction)):
+        return {"embed": request_embed(request), "view": request_view()}
 
 
 def request_view() -> discord.ui.View:
@@ -79,7 +100,7 @@ class PowerRequestButton(PersistentButton, template=r"th:overcurve:(?P<answer>al
         self.allow = answer == "allow"
         super().__init__(
             discord.ui.Button(
-                label="Allow" if self.allow else "Refuse",
+                label=_("Allow") if self.allow else _("Refuse"),
                 style=discord.ButtonStyle.success if self.allow else discord.ButtonStyle.secondary,
                 custom_id=f"th:overcurve:{answer}",
             )
@@ -96,8 +117,14 @@ class PowerRequestButton(PersistentButton, template=r"th:overcurve:(?P<answer>al
         await require_gm_here(interaction, "allow a power over its curve")
         request = read_request(interaction.message)
         who = name_text(interaction.user.display_name)
+        language = await channel_language(interaction)  # the channel reads it, whoever pressed
         if not self.allow:
-            text = f"Refused by {who}: {name_text(request.character)} does not get it."
+            with speaking(language):
+                text = _(
+                    "Refused by {gm}: {character} does not get it.",
+                    gm=who,
+                    character=name_text(request.character),
+                )
             await interaction.response.edit_message(content=text, view=None)
             return
         async with bot.store.sheet(request.character_id) as sheet:
@@ -106,7 +133,11 @@ class PowerRequestButton(PersistentButton, template=r"th:overcurve:(?P<answer>al
                 raise BadInput("That character has changed hands; ask for the power again.")
             learned = learn(bot.catalogue, held.powers, request.power, held.mastery_rank)
             held.powers = list(held.powers)  # a new list: the sheet writes what changed
-        text = (
-            f"Allowed by {who}: **{name_text(held.name)}** has a new power:\n{power_line(learned)}"
-        )
+        with speaking(language):
+            text = _(
+                "Allowed by {gm}: **{character}** has a new power:\n{power}",
+                gm=who,
+                character=name_text(held.name),
+                power=power_line(learned),
+            )
         await interaction.response.edit_message(content=text, view=None)

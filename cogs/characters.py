@@ -32,7 +32,7 @@ from bot.power_options import (
     catalogue_power_choices,
     trigger_choices,
 )
-from bot.power_requests import PowerRequest, PowerRequestButton, request_embed, request_view
+from bot.power_requests import PowerRequest, PowerRequestButton, request_message
 from bot.render.characters import character_list, character_sheet
 from bot.render.grit import grit_change_text
 from bot.render.known_powers import power_line, powers_embed
@@ -940,9 +940,8 @@ class Characters(
         request = PowerRequest(
             character_id=sheet.id, owner_id=owner_id, character=sheet.name, power=power
         )
-        await interaction.response.send_message(
-            embed=request_embed(request),
-            view=request_view(),
+        await interaction.response.send_message(  # the channel's to read: its language
+            **await request_message(interaction, request),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

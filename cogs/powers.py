@@ -4,7 +4,8 @@ Read-only look-ups: no database, no encounter. Replies are public, since they ar
 table reference everyone may read. A look-up that is not an exact name, an alias,
 an SRD heading or an unambiguous prefix says it guessed and offers the others in a
 menu. The ◀ / ▶ buttons and the menu work for anyone, and after a restart, because
-the entry, level, page (or X) are all in their custom_id.
+the entry, level, page (or X) are all in their custom_id. An answer speaks the language
+of whoever asked (or turned the page): it is their reference, and needs no table.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bot.catalogue.names import normalise
 from bot.catalogue.pricing import CURVED_TYPES
 from bot.catalogue.views import entry_id
 from bot.errors import BadInput, NotFound
+from bot.i18n import L_, N_, Lazy, _
 from bot.render.powers import (
     EntryPage,
     curve_embed,
@@ -54,7 +56,7 @@ Level = app_commands.Range[int, 1, 16]
 # Look-ups need no table: also in DMs, and for a user who installed the app to their account.
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
-PICK_PLACEHOLDER = "Did you mean…"
+PICK_PLACEHOLDER = N_("Did you mean…")
 
 
 # ---------------------------------------------------------------- showing entries
@@ -150,7 +152,7 @@ class EntryPick(
         super().__init__(
             discord.ui.Select(
                 custom_id=f"th:pick:{mode}:{arg}",
-                placeholder=PICK_PLACEHOLDER,
+                placeholder=_(PICK_PLACEHOLDER),
                 options=options,
                 min_values=1,
                 max_values=1,
@@ -398,7 +400,7 @@ class Powers(commands.Cog):
 
     async def _excluded(self, interaction: discord.Interaction, match: Match) -> None:
         if match.exclusion is None:
-            raise NotFound(f"No entry named '{match.query[:50]}'.")
+            raise NotFound("No entry named '{query}'.", query=match.query[:50])
         await interaction.response.send_message(embed=excluded_embed(match.query, match.exclusion))
 
     @staticmethod
@@ -408,14 +410,27 @@ class Powers(commands.Cog):
         return guess_line(match.query, shown, len(match.alternatives[:25]))
 
     @staticmethod
-    def _no_levels(view: PowerEntryView, level: int, match: Match) -> str:
-        guessed = f"No exact match for '{match.query[:50]}'; the closest, " if match.guessed else ""
+    def _no_levels(view: PowerEntryView, level: int, match: Match) -> Lazy:
+        fields = {"query": match.query[:50], "entry": view.display_name}
         if view.kind == "special":
-            return (
-                f"{guessed}{view.display_name} has no levels; see its cost by X with "
-                f"/special name:{view.name} x:{level}."
+            fields |= {"name": view.name, "x": level}
+            if match.guessed:
+                return L_(
+                    "No exact match for '{query}'; the closest, {entry} has no levels; see its "
+                    "cost by X with /special name:{name} x:{x}.",
+                    **fields,
+                )
+            return L_(
+                "{entry} has no levels; see its cost by X with /special name:{name} x:{x}.",
+                **fields,
             )
-        return f"{guessed}{view.display_name} has no level table; leave level out."
+        if match.guessed:
+            return L_(
+                "No exact match for '{query}'; the closest, {entry} has no level table; "
+                "leave level out.",
+                **fields,
+            )
+        return L_("{entry} has no level table; leave level out.", **fields)
 
     def _choices(self, current: str, kind: str | None) -> list[app_commands.Choice[str]]:
         return list(self._ranked(current.strip().casefold(), kind))

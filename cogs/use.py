@@ -17,19 +17,35 @@ from discord.ext import commands
 
 from bot import attacks, options
 from bot.errors import BadInput, RuleViolation
+from bot.i18n import N_, _, speaking
 from bot.render.effects import moved_log, movement_text
 from bot.render.known_powers import buff_started_text, reacted_text
 from bot.render.text import name_text
 from bot.rules.acting import on_turn
 from bot.rules.attack_flow import pending_on
 from bot.rules.models import Combatant, KnownPower
-from bot.rules.power_play import MAX_AREA_TARGETS, use_active
-from bot.rules.powers import BEING_ATTACKED, KIND_NAMES, known, start_buff, use_movement
+from bot.rules.power_play import MAX_AREA_TARGETS, TOO_MANY_TARGETS, use_active
+from bot.rules.powers import BEING_ATTACKED, known, start_buff, use_movement
 from bot.rules.powers import use_reaction as react_with
 from bot.table import Table, at_table, combatant_choices, glance, name_choices
 
 if TYPE_CHECKING:
     from bot.app import Tablehand
+
+# A power that is not an Active named with a target: one sentence per type (its article).
+NO_TARGET = {
+    "active_buff": N_("{power} is an Active Buff: it takes no target or distance."),
+    "movement": N_("{power} is a Movement power: it takes no target or distance."),
+    "reaction": N_("{power} is a Reaction: it takes no target or distance."),
+    "passive": N_("{power} is a Passive: it takes no target or distance."),
+}
+# What the table reads when an Active is used: with or without Spell, one target or an area.
+USED = {
+    (False, False): N_("{name} uses {power}."),
+    (True, False): N_("{name} uses {power} (a Spell)."),
+    (False, True): N_("{name} uses {power}: one roll, against each target's own defense."),
+    (True, True): N_("{name} uses {power} (a Spell): one roll, against each target's own defense."),
+}
 
 
 def area_targets(table: Table, target: str | None, targets: str | None) -> list[Combatant]:
@@ -37,7 +53,7 @@ def area_targets(table: Table, target: str | None, targets: str | None) -> list[
     names = [target] if target else []
     names += [n.strip() for n in (targets or "").split(",") if n.strip()]
     if len(names) > MAX_AREA_TARGETS:
-        raise BadInput(f"An area power takes at most {MAX_AREA_TARGETS} targets.")
+        raise BadInput(TOO_MANY_TARGETS, most=MAX_AREA_TARGETS)
     return [table.named(name) for name in names]
 
 
@@ -73,22 +89,23 @@ class Use(commands.Cog):
             user = table.pick(combatant, "act")
             played = known(user, power)
             if played.kind != "active" and (target or targets or distance):
-                raise BadInput(f"{played.name} is {_kind(played)}: it takes no target or distance.")
+                raise BadInput(NO_TARGET[played.kind], power=played.name)
             if played.kind == "active":
                 prompts = self._active(
                     table, interaction, user, played, target, targets, distance, force
                 )
             elif played.kind == "active_buff":
                 started = start_buff(table.encounter, user, played, forced=table.forcing(force))
-                table.say(buff_started_text(started), about=user)
+                table.say(lambda gm_view: buff_started_text(started), about=user)
             elif played.kind == "movement":
                 self._movement(table, user, played, force)
             elif played.kind == "reaction":
                 self._reaction(table, user, played)
             else:
                 raise RuleViolation(
-                    f"{played.name} is a Passive: always on, shown on the sheet and applied "
-                    "where it maps to a number the bot tracks; there is nothing to use."
+                    "{power} is a Passive: always on, shown on the sheet and applied where it "
+                    "maps to a number the bot tracks; there is nothing to use.",
+                    power=played.name,
                 )
         for pending, prompt in prompts:
             attacks.arm(self.bot, table.channel_id, pending)
@@ -120,9 +137,12 @@ class Use(commands.Cog):
             distance=distance,
             forced=table.forcing(force),
         )
-        spell = " (a Spell)" if power.spell else ""
-        area = ": one roll, against each target's own defense" if len(declared) > 1 else ""
-        used = f"{name_text(user.name)} uses {name_text(power.name)}{spell}{area}."
+        with speaking(table.language):  # the prompt and the result are the table's to read
+            used = _(
+                USED[power.spell, len(declared) > 1],
+                name=name_text(user.name),
+                power=name_text(power.name),
+            )
         notes = [used, *attacks.declared_notes(user, declared[0])]
         for note in notes:
             table.note(note)
@@ -147,9 +167,11 @@ class Use(commands.Cog):
         if moved.movement.lacerate_damage:
             lacerate = table.change_grit(user, damage=moved.movement.lacerate_damage, say=False)
         table.say(
-            lambda gm_view: (
-                f"{name_text(user.name)} uses {name_text(power.name)}: "
-                + movement_text(moved, lacerate, gm_view=gm_view)
+            lambda gm_view: _(
+                "{name} uses {power}: {movement}",
+                name=name_text(user.name),
+                power=name_text(power.name),
+                movement=movement_text(moved, lacerate, gm_view=gm_view),
             ),
             about=user,
             log=moved_log(moved.movement, lacerate),
@@ -160,19 +182,21 @@ class Use(commands.Cog):
         encounter = table.encounter
         if on_turn(encounter, user):
             raise RuleViolation(
-                f"A Reaction is used outside {user.name}'s own turn, on its trigger."
+                "A Reaction is used outside {name}'s own turn, on its trigger.", name=user.name
             )
         attacked = pending_on(encounter, {user.id})
         if power.trigger == BEING_ATTACKED and not attacked:
             raise RuleViolation(
-                f"{power.name} answers being attacked, and no attack on {user.name} is waiting."
+                "{power} answers being attacked, and no attack on {name} is waiting.",
+                power=power.name,
+                name=user.name,
             )
         reacted = react_with(encounter, user, power)
-        about = None
+        attacker = None
         if attacked:
-            attacker = next(c for c in encounter.combatants if c.id == attacked[0].attacker_id)
-            about = f"{name_text(attacker.name)}'s attack"
-        table.say(reacted_text(reacted, about=about), about=user)
+            by = next(c for c in encounter.combatants if c.id == attacked[0].attacker_id)
+            attacker = by.name
+        table.say(lambda gm_view: reacted_text(reacted, attacker=attacker), about=user)
 
     @use.autocomplete("power")
     async def _power_choices(
@@ -185,11 +209,6 @@ class Use(commands.Cog):
         users = [seen.named(named)] if named else seen.actable()
         powers = [p.name for c in users if c is not None for p in c.powers]
         return name_choices(sorted(set(powers)), current)
-
-
-def _kind(power: KnownPower) -> str:
-    name = KIND_NAMES[power.kind]
-    return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
 
 
 async def setup(bot: Tablehand) -> None:

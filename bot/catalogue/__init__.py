@@ -2,6 +2,11 @@
 
 Pure: no Discord, no database. The bot loads the catalogue once at start-up
 (`load_catalogue`), builds one `Lookup`, and keeps both.
+
+Languages: what the catalogue holds and derives (entries, rules, price lines, power
+cards, broken rules' reasons) is the SRD's English for every reader, as the SRD asks
+[001 §0.2], and it has no German text of its entries; the renderers put German labels
+around it. The bot's own refusals are message ids, said in the reader's language.
 """
 
 from bot.catalogue.build import PriceBreakdown, PricedComponent, price

@@ -4,6 +4,10 @@
 rule that priced it, judges the total against a curve, and lists every SRD rule
 the build breaks (a Passive-only part on an Active, an unapproved Active Buff
 combination…) with the rule's reason and a conforming alternative.
+
+A refusal speaks the reader's language; each part's rule line is the SRD's calculation
+tooltip, in English for every reader as the SRD asks ("Standard: Englisch für alle
+Regeltexte und Tooltips" [001 §0.2]).
 """
 
 from __future__ import annotations
@@ -126,15 +130,19 @@ _WALL = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)$")
 def _count(name: str, value: str | None, *, die: int | None = None) -> int:
     """Parse '3', or '2d8' when a die is allowed; raise BadInput otherwise."""
     if value is None:
-        raise BadInput(f"{name} needs a value, like {name}:2.")
+        raise BadInput("{name} needs a value, like {name}:2.", name=name)
     match = _DICE.match(value)
     if not match or (match.group(2) and die is None):
-        raise BadInput(f"{name}:{value[:20]} is not a whole number.")
+        raise BadInput("{name}:{value} is not a whole number.", name=name, value=value[:20])
     if match.group(2) and int(match.group(2)) != die:
-        raise BadInput(f"{name} is priced per d{die}, not d{match.group(2)}.")
+        raise BadInput(
+            "{name} is priced per d{die}, not d{given}.", name=name, die=die, given=match.group(2)
+        )
     number = int(match.group(1))
     if not 1 <= number <= MAX_COUNT:
-        raise BadInput(f"{name} must be 1–{MAX_COUNT}, not {number}.")
+        raise BadInput(
+            "{name} must be 1–{most}, not {number}.", name=name, most=MAX_COUNT, number=number
+        )
     return number
 
 
@@ -214,8 +222,12 @@ def _range(build: _Build, name: str, value: str | None) -> None:
     base_text = build.values.get("range_base")
     base = RANGE_BASELINES[0] if base_text is None else _count("range_base", base_text)
     if base not in RANGE_BASELINES:
+        first, second = RANGE_BASELINES
         raise BadInput(
-            f"range_base must be {' or '.join(map(str, RANGE_BASELINES))} m, not {base} m."
+            "range_base must be {first} or {second} m, not {base} m.",
+            first=first,
+            second=second,
+            base=base,
         )
     table = build.catalogue.cost_table("range")
     metres = _count(name, value)
@@ -223,8 +235,14 @@ def _range(build: _Build, name: str, value: str | None) -> None:
     steps = {(row.value or 0) + shift: row.pp for row in table.rows}
     if metres not in steps:
         listed = ", ".join(f"{m:g} m" for m in steps)
-        where = f" from a {base} m baseline" if shift else ""
-        raise BadInput(f"range{where} must be one of {listed}; not {metres}.")
+        if shift:
+            raise BadInput(
+                "range from a {base} m baseline must be one of {steps}; not {metres}.",
+                base=base,
+                steps=listed,
+                metres=metres,
+            )
+        raise BadInput("range must be one of {steps}; not {metres}.", steps=listed, metres=metres)
     cost = steps[metres]
     rule = f"{metres} m = {format_pp(cost)} PP (Range)"
     if shift:
@@ -275,7 +293,9 @@ def _image(build: _Build, name: str, value: str | None) -> None:
         row = table.row_for_value(int(value))
     if row is None:
         tiers = ", ".join(r.label or "" for r in table.rows)
-        raise BadInput(f"image must be a tier {tiers}; not {(value or '')[:20]}.")
+        raise BadInput(
+            "image must be a tier {tiers}; not {value}.", tiers=tiers, value=(value or "")[:20]
+        )
     rule = f"Image {row.label} = {format_pp(row.pp)} PP"
     build.add(name, row.label or "", row.pp, rule, table.section, lasting=True)
 
@@ -285,7 +305,11 @@ def _image_size(build: _Build, name: str, value: str | None) -> None:
     row = table.row_for_label(value or "")
     if row is None:
         sizes = ", ".join(r.label or "" for r in table.rows)
-        raise BadInput(f"image_size must be one of {sizes}; not {(value or '')[:20]}.")
+        raise BadInput(
+            "image_size must be one of {sizes}; not {value}.",
+            sizes=sizes,
+            value=(value or "")[:20],
+        )
     rule = f"{row.note} = {format_pp(row.pp)} PP"
     build.add(name, row.label or "", row.pp, rule, table.section, lasting=True)
 
@@ -295,7 +319,9 @@ def _health_bar(build: _Build, name: str, value: str | None) -> None:
     row = table.row_for_label(value or "")
     if row is None:
         bars = ", ".join((r.label or "").lower() for r in table.rows)
-        raise BadInput(f"health_bar must be one of {bars}; not {(value or '')[:20]}.")
+        raise BadInput(
+            "health_bar must be one of {bars}; not {value}.", bars=bars, value=(value or "")[:20]
+        )
     rule = f"{row.label} Bar = {format_pp(row.pp)} PP"
     build.add(name, row.label or "", row.pp, rule, table.section)
 
@@ -304,7 +330,11 @@ def _counter_push(build: _Build, name: str, value: str | None) -> None:
     rate = build.catalogue.rate("counter_push_2m")
     metres = _count(name, value)
     if metres % 2 or metres > (rate.cap or metres):
-        raise BadInput(f"counter_push is bought per 2 m up to {rate.cap:g} m; not {metres} m.")
+        raise BadInput(
+            "counter_push is bought per 2 m up to {cap} m; not {metres} m.",
+            cap=format(rate.cap, "g"),
+            metres=metres,
+        )
     steps = metres // 2
     build.add(
         name, f"{metres}", rate.pp * steps, f"{format_pp(rate.pp)} PP × {steps} (2 m)", rate.section
@@ -321,7 +351,8 @@ def _wall(build: _Build, name: str, value: str | None) -> None:
     length, height, thickness = (float(match.group(i)) for i in (1, 2, 3))
     if not (0 < length <= MAX_COUNT and 0 < height <= MAX_COUNT and 0 < thickness <= MAX_COUNT):
         raise BadInput(
-            f"a wall's length, height and thickness must be above 0 and at most {MAX_COUNT} m."
+            "a wall's length, height and thickness must be above 0 and at most {most} m.",
+            most=MAX_COUNT,
         )
     priced = wall_cost(
         build.catalogue,
@@ -340,13 +371,13 @@ def _wall(build: _Build, name: str, value: str | None) -> None:
 
 def _wall_option(build: _Build, name: str, value: str | None) -> None:
     if "wall" not in build.values:
-        raise BadInput(f"{name} describes a wall: give wall:LENGTHxHEIGHTxTHICKNESS too.")
+        raise BadInput("{name} describes a wall: give wall:LENGTHxHEIGHTxTHICKNESS too.", name=name)
 
 
 def _flat(rate_key: str) -> Handler:
     def handler(build: _Build, name: str, value: str | None) -> None:
         if value is not None:
-            raise BadInput(f"{name} takes no value.")
+            raise BadInput("{name} takes no value.", name=name)
         rate = build.catalogue.rate(rate_key)
         build.add(name, "", rate.pp, f"+{format_pp(rate.pp)} PP", rate.section)
 
@@ -373,7 +404,7 @@ def _special(key: str) -> Handler:
             return
         x = None if not special.takes_x else _count(name, value)
         if not special.takes_x and value is not None:
-            raise BadInput(f"{special.name} takes no value.")
+            raise BadInput("{name} takes no value.", name=special.name)
         priced = special_cost(special, x)
         build.add(
             name,
@@ -494,13 +525,17 @@ def _parse(
     discount = None
     for name, value in pairs:
         if name not in table and name not in FLAGS and name not in FLAG_VALUES:
-            raise BadInput(f"Unknown component '{name[:40]}'. Valid components: {valid}.")
+            raise BadInput(
+                "Unknown component '{name}'. Valid components: {valid}.",
+                name=name[:40],
+                valid=valid,
+            )
         if name in build.values:
-            raise BadInput(f"Component '{name}' is given twice.")
+            raise BadInput("Component '{name}' is given twice.", name=name)
         build.values[name] = value
         if name in FLAGS:
             if value is not None:
-                raise BadInput(f"{name} takes no value.")
+                raise BadInput("{name} takes no value.", name=name)
             build.flags.add(name)
         elif name == "discount":
             discount = _discount(catalogue, value)
@@ -519,7 +554,11 @@ def _parse(
 def _discount(catalogue: Catalogue, value: str | None) -> Discount:
     discounts = {d.key: d for d in catalogue.tables.discounts}
     if value not in discounts:
-        raise BadInput(f"discount must be one of {', '.join(discounts)}; not {(value or '')[:20]}.")
+        raise BadInput(
+            "discount must be one of {discounts}; not {value}.",
+            discounts=", ".join(discounts),
+            value=(value or "")[:20],
+        )
     return discounts[value]
 
 
@@ -577,7 +616,8 @@ def price(
     build, discount = _parse(catalogue, key, pairs)
     if not build.parts and not build.violations:
         raise BadInput(
-            f"Give at least one priced component. Valid components: {', '.join(component_names(catalogue))}."
+            "Give at least one priced component. Valid components: {valid}.",
+            valid=", ".join(component_names(catalogue)),
         )
     charged, capstone = "charged" in build.flags, "capstone" in build.flags
     if charged and key == "passive":

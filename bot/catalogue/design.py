@@ -6,6 +6,10 @@ returns plain data: the title "Name (Type, Tag)", the power table rows, the
 tooltip's BASELINES / CALCULATION / NOTES, and every SRD rule the design breaks
 with a conforming alternative. `/pp design` renders it; saving a designed Power to
 a character sheet (issue 18) can store the same result.
+
+A refusal speaks the reader's language; the card itself — its table, tooltip and the
+rules it breaks — is the SRD's output format, in English for every reader as the SRD
+asks ("Standard: Englisch für alle Regeltexte und Tooltips" [001 §0.2]).
 """
 
 from __future__ import annotations
@@ -111,7 +115,9 @@ def _tags(raw: str | None, charged: bool) -> list[str]:
             continue
         if len(word) > MAX_TAG or not _TAG.match(word):
             raise BadInput(
-                f"A tag is a word or two of letters, at most {MAX_TAG} characters: not '{word[:30]}'."
+                "A tag is a word or two of letters, at most {most} characters: not '{tag}'.",
+                most=MAX_TAG,
+                tag=word[:30],
             )
         tag = SRD_TAGS.get(word.casefold(), word.title())
         if tag not in tags:
@@ -119,7 +125,7 @@ def _tags(raw: str | None, charged: bool) -> list[str]:
     if charged and "Charged" not in tags:
         tags.append("Charged")
     if len(tags) > MAX_TAGS:
-        raise BadInput(f"Give at most {MAX_TAGS} tags.")
+        raise BadInput("Give at most {most} tags.", most=MAX_TAGS)
     return tags
 
 
@@ -417,10 +423,10 @@ def design_power(
     """Validate and price a whole Power and return its SRD power card as data."""
     name = " ".join(name.split())
     if not 1 <= len(name) <= MAX_NAME:
-        raise BadInput(f"A Power's name is 1–{MAX_NAME} characters.")
+        raise BadInput("A Power's name is 1–{most} characters.", most=MAX_NAME)
     flavour = " ".join((flavour or "").split())
     if len(flavour) > MAX_FLAVOUR:
-        raise BadInput(f"The flavour line is at most {MAX_FLAVOUR} characters.")
+        raise BadInput("The flavour line is at most {most} characters.", most=MAX_FLAVOUR)
     key = resolve_type(catalogue, type_name)
     groups = level_groups(components, level)
     charged = any(n == "charged" for _, text in groups for n, _ in tokens(text))
@@ -437,7 +443,7 @@ def design_power(
     rows, priced = [], []
     for lv, text in groups:
         if not text:
-            raise BadInput(f"Level {lv} has no components.")
+            raise BadInput("Level {level} has no components.", level=lv)
         breakdown = price(catalogue, text, key, lv)
         priced.append((lv, breakdown))
         rows.append(_row(catalogue, key, lv, breakdown, dict(tokens(text))))

@@ -24,6 +24,7 @@ from bot.catalogue.names import normalise, spellings
 from bot.catalogue.shapes import KIND_LABELS
 from bot.catalogue.views import Entry, all_entries, display_name, entry_id
 from bot.errors import BadInput, NotFound
+from bot.i18n import L_, N_, Lazy, _
 
 # Ties between entries of the same name go to the earlier kind ("armor" → Active Buff: Armor).
 KIND_ORDER = (
@@ -182,7 +183,9 @@ class Lookup:
             for ident in heading.entries:
                 if ident not in self._ids:
                     raise CatalogueError(
-                        f"data/headings.json: {heading.title!r} names unknown entry {ident!r}"
+                        "data/headings.json: {title!r} names unknown entry {ident!r}",
+                        title=heading.title,
+                        ident=ident,
                     )
                 keys.add(heading_keys(heading.title), self._ids[ident], "heading")
         # A heading that is also a name or alias of the same entry adds nothing to search.
@@ -266,7 +269,7 @@ class Lookup:
                 )
         ranked.sort()
         chosen: dict[int, None] = {}
-        for *_, owner in ranked:
+        for *_ranks, owner in ranked:
             chosen.setdefault(owner)
             if len(chosen) >= limit:
                 break
@@ -359,14 +362,13 @@ class Lookup:
         self._indexes[kinds] = index
         return index
 
-    def _not_found(self, raw: str, text: str, index: _Index) -> str:
+    def _not_found(self, raw: str, text: str, index: _Index) -> Lazy:
         shown = _shown(raw)
         hints = self._fuzzy(text, index, HINT_CUTOFF, penalise=False)[:3]
         names = [self._names[owner] for owner in hints]
         if not names:
-            return f"No entry named '{shown}'."
-        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-        return f"No entry named '{shown}'; did you mean {listed}?"
+            return L_("No entry named '{query}'.", query=shown)
+        return _DidYouMean(shown, tuple(names))
 
 
 def exclusions(catalogue: Catalogue) -> dict[str, Exclusion]:
@@ -402,13 +404,37 @@ def _merged(key: str, listed: list[Exclusion]) -> Exclusion:
     )
 
 
-def excluded_message(found: Match) -> str:
-    """Say in one line that the SRD (or Tablehand) leaves an excluded name out, and why."""
+class _DidYouMean(Lazy):
+    """ "No entry named 'x'; did you mean A, B or C?", its list joined in the reader's words."""
+
+    __slots__ = ()
+
+    def __init__(self, query: str, names: tuple[str, ...]) -> None:
+        super().__init__(N_("No entry named '{query}'; did you mean {names}?"), {"query": query})
+        self.fields["names"] = names
+
+    def __str__(self) -> str:
+        names = self.fields["names"]
+        listed = (
+            names[0]
+            if len(names) == 1
+            else _("{first} or {last}", first=", ".join(names[:-1]), last=names[-1])
+        )
+        return _(self.message, query=self.fields["query"], names=listed)
+
+
+def excluded_message(found: Match) -> Lazy:
+    """Say in one line that the SRD (or Tablehand) leaves an excluded name out, and why.
+
+    The reason is the SRD's (English) text; the sentence around it is the reader's.
+    """
     exclusion = found.exclusion
     if exclusion is None:
-        return f"No entry named '{_shown(found.query)}'."
-    who = "The SRD excludes" if exclusion.by == "srd" else "The catalogue leaves out"
-    return f"{who} {exclusion.name}. {exclusion.reason} (SRD: {exclusion.section})"
+        return L_("No entry named '{query}'.", query=_shown(found.query))
+    fields = {"name": exclusion.name, "reason": exclusion.reason, "section": exclusion.section}
+    if exclusion.by == "srd":
+        return L_("The SRD excludes {name}. {reason} (SRD: {section})", **fields)
+    return L_("The catalogue leaves out {name}. {reason} (SRD: {section})", **fields)
 
 
 def _shown(raw: str) -> str:

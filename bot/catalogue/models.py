@@ -999,26 +999,38 @@ def _load_file(file: Path, model: type[Model]) -> Model:
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
-        raise CatalogueError(f"{_shown(file)}: cannot be read ({exc.strerror})") from exc
+        raise CatalogueError(
+            "{file}: cannot be read ({why})", file=_shown(file), why=exc.strerror
+        ) from exc
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
         raise CatalogueError(
-            f"{_shown(file)}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            "{file}: invalid JSON at line {line} column {column}: {why}",
+            file=_shown(file),
+            line=exc.lineno,
+            column=exc.colno,
+            why=exc.msg,
         ) from exc
     try:
         return model.model_validate_json(text)
     except ValidationError as exc:
-        raise CatalogueError(_describe(file, exc)) from exc
+        raise _described(file, exc) from exc
 
 
-def _describe(file: Path, exc: ValidationError) -> str:
+def _described(file: Path, exc: ValidationError) -> CatalogueError:
     errors = exc.errors()
     first = errors[0]
-    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-    message = first["msg"]
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{_shown(file)}: {where}: {message}{more}"
+    fields = {
+        "file": _shown(file),
+        "where": ".".join(str(part) for part in first["loc"]) or "(top level)",
+        "why": first["msg"],
+    }
+    if len(errors) > 1:
+        return CatalogueError(
+            "{file}: {where}: {why} (and {more} more)", more=len(errors) - 1, **fields
+        )
+    return CatalogueError("{file}: {where}: {why}", **fields)
 
 
 def _cross_check(catalogue: Catalogue, path: Path) -> None:
@@ -1032,8 +1044,10 @@ def _cross_check(catalogue: Catalogue, path: Path) -> None:
         where = f"{entries_file}: entries.{index}.levels"
         if levels.table not in tables:
             raise CatalogueError(
-                f"{where}.table: no cost table {levels.table!r} "
-                f"in {_shown(path / FILE_NAMES['tables'])}"
+                "{where}.table: no cost table {table!r} in {file}",
+                where=where,
+                table=levels.table,
+                file=_shown(path / FILE_NAMES["tables"]),
             )
         table = catalogue.cost_table(levels.table)
         power_type = catalogue.power_type(levels.curve)
@@ -1043,11 +1057,19 @@ def _cross_check(catalogue: Catalogue, path: Path) -> None:
             row = table.row_for_value(value)
             if row is None:
                 raise CatalogueError(
-                    f"{where}.values.{level - 1}: {value:g} is not in {table.name}"
+                    "{where}.values.{index}: {value} is not in {table}",
+                    where=where,
+                    index=level - 1,
+                    value=format(value, "g"),
+                    table=table.name,
                 )
             if levels.base_pp + row.pp > (power_type.target(level) or 0):
                 raise CatalogueError(
-                    f"{where}.values.{level - 1}: {value:g} costs more than the Level {level} target"
+                    "{where}.values.{index}: {value} costs more than the Level {level} target",
+                    where=where,
+                    index=level - 1,
+                    value=format(value, "g"),
+                    level=level,
                 )
     movement = {t.key for t in catalogue.movement.types}
     for index, listing in enumerate(catalogue.entries.lists):
@@ -1057,6 +1079,9 @@ def _cross_check(catalogue: Catalogue, path: Path) -> None:
         unknown = [key for key in listed if key not in movement]
         if unknown or set(listed) != movement:
             raise CatalogueError(
-                f"{entries_file}: lists.{index}.groups: the Movement list must name exactly "
-                f"the movement types of {_shown(path / FILE_NAMES['movement'])}"
+                "{file}: lists.{index}.groups: the Movement list must name exactly the movement "
+                "types of {movement}",
+                file=entries_file,
+                index=index,
+                movement=_shown(path / FILE_NAMES["movement"]),
             )

@@ -66,7 +66,7 @@ class CurveTarget(Result):
 def check_level(level: int) -> int:
     """Return the level, or raise BadInput when it is outside 1–16."""
     if not 1 <= level <= MAX_LEVEL:
-        raise BadInput(f"Level must be 1–{MAX_LEVEL}, not {level}.")
+        raise BadInput("Level must be 1–{most}, not {level}.", most=MAX_LEVEL, level=level)
     return level
 
 
@@ -75,7 +75,9 @@ def curved_type(catalogue: Catalogue, type_key: str) -> PowerType:
     keys = [t.key for t in catalogue.power_types.types]
     movement = {t.key for t in catalogue.movement.types} | {"movement"}
     if type_key not in keys and type_key not in movement:
-        raise BadInput(f"Unknown power type '{type_key}'. Types: {', '.join(keys)}.")
+        raise BadInput(
+            "Unknown power type '{type}'. Types: {types}.", type=type_key, types=", ".join(keys)
+        )
     if type_key in movement or catalogue.power_type(type_key).base_curve is None:
         raise BadInput(
             "Movement powers have no PP curve: look up a movement type for its distance "
@@ -92,7 +94,7 @@ def curve_target(
     check_level(level)
     rules = catalogue.power_types.rules
     if charged and not power_type.charged_allowed:
-        raise BadInput(f"{power_type.name} Powers cannot be Charged.")
+        raise BadInput("{type} Powers cannot be Charged.", type=power_type.name)
     base = power_type.target(level) or 0
     bonus = rules.charged_bonus_pp if charged else 0.0
     return CurveTarget(
@@ -249,7 +251,11 @@ def movement_progression(
     if isinstance(movement, str):
         keys = [t.key for t in catalogue.movement.types]
         if movement not in keys:
-            raise BadInput(f"Unknown movement type '{movement}'. Types: {', '.join(keys)}.")
+            raise BadInput(
+                "Unknown movement type '{type}'. Types: {types}.",
+                type=movement,
+                types=", ".join(keys),
+            )
         movement = catalogue.movement_type(movement)
     if level is not None:
         check_level(level)
@@ -289,7 +295,11 @@ def resolve_type(catalogue: Catalogue, text: str) -> str:
         if wanted in {normalise(name) for name in names}:
             return item.key
     choices = ", ".join(t.key for t in catalogue.power_types.types)
-    raise BadInput(f"Unknown power type '{text[:40]}'. Types: {choices}, or a movement type.")
+    raise BadInput(
+        "Unknown power type '{type}'. Types: {types}, or a movement type.",
+        type=text[:40],
+        types=choices,
+    )
 
 
 def pp_target(
@@ -299,7 +309,9 @@ def pp_target(
     key = resolve_type(catalogue, type_name)
     if key == "movement":
         types = ", ".join(t.name for t in catalogue.movement.types)
-        raise BadInput(f"Movement powers have no PP curve; name a movement type: {types}.")
+        raise BadInput(
+            "Movement powers have no PP curve; name a movement type: {types}.", types=types
+        )
     if key in CURVED_TYPES:
         return curve_target(catalogue, key, level, charged=charged)
     return movement_progression(catalogue, key, level)
@@ -333,12 +345,23 @@ def check_x(special: Special, x: int | None) -> int | None:
     """Return X if the Special takes it and it is in range, or raise BadInput."""
     if not special.takes_x:
         if x is not None:
-            raise BadInput(f"{special.name} takes no X.")
+            raise BadInput("{special} takes no X.", special=special.name)
         return None
     if x is None:
-        raise BadInput(f"{special.name} needs an X ({special.min_x}–{special.max_x}).")
+        raise BadInput(
+            "{special} needs an X ({low}–{high}).",
+            special=special.name,
+            low=special.min_x,
+            high=special.max_x,
+        )
     if not special.min_x <= x <= special.max_x:
-        raise BadInput(f"X for {special.name} must be {special.min_x}–{special.max_x}, not {x}.")
+        raise BadInput(
+            "X for {special} must be {low}–{high}, not {x}.",
+            special=special.name,
+            low=special.min_x,
+            high=special.max_x,
+            x=x,
+        )
     return x
 
 
@@ -408,7 +431,7 @@ def special_curve_reference(
 ) -> tuple[HighestX, ...]:
     """Rebuild the 'Start PP Active-Curve Reference': highest X per level, cost and unused PP."""
     if special.start_pp is None:
-        raise BadInput(f"{special.name} is not priced by Start PP × T(X).")
+        raise BadInput("{special} is not priced by Start PP × T(X).", special=special.name)
     return tuple(
         highest_x_on_curve(catalogue, special.start_pp, type_key, level)
         for level in range(1, MAX_LEVEL + 1)
@@ -431,7 +454,12 @@ def table_row_cost(table: CostTable, value: float, what: str | None = None) -> f
     row = table.row_for_value(value)
     if row is None:
         steps = ", ".join(table.label_of(r) for r in table.rows if r.value is not None)
-        raise BadInput(f"{what or table.name} must be one of {steps}; not {value:g}.")
+        raise BadInput(
+            "{what} must be one of {steps}; not {value}.",
+            what=what or table.name,
+            steps=steps,
+            value=format(value, "g"),
+        )
     return row.pp
 
 
@@ -492,7 +520,7 @@ def axis_value(catalogue: Catalogue, pp_per_unit: float, type_key: str, level: i
 def passive_slots(catalogue: Catalogue, mastery_rank: int) -> int:
     """Return the Passive Slots at a Mastery Rank (the top listed rank holds above it)."""
     if mastery_rank < 1:
-        raise BadInput(f"Mastery Rank must be at least 1, not {mastery_rank}.")
+        raise BadInput("Mastery Rank must be at least 1, not {rank}.", rank=mastery_rank)
     rows = catalogue.tables.passive_slots
     return rows[min(mastery_rank, len(rows)) - 1].slots
 
@@ -601,9 +629,18 @@ def upgrade_tokens(catalogue: Catalogue, upgrade_key: str, amount: int) -> int:
     upgrade = next((u for u in catalogue.summons.upgrades if u.key == upgrade_key), None)
     if upgrade is None:
         keys = ", ".join(u.key for u in catalogue.summons.upgrades)
-        raise BadInput(f"Unknown Summon upgrade '{upgrade_key}'. Upgrades: {keys}.")
+        raise BadInput(
+            "Unknown Summon upgrade '{upgrade}'. Upgrades: {upgrades}.",
+            upgrade=upgrade_key,
+            upgrades=keys,
+        )
     if amount < 1 or amount % upgrade.gain:
-        raise BadInput(f"{upgrade.name} is bought in steps of {upgrade.gain} {upgrade.unit}.")
+        raise BadInput(
+            "{upgrade} is bought in steps of {gain} {unit}.",
+            upgrade=upgrade.name,
+            gain=upgrade.gain,
+            unit=upgrade.unit,
+        )
     return upgrade.tokens * amount // upgrade.gain
 
 
@@ -621,7 +658,7 @@ def summon_power_level_cap(catalogue: Catalogue, mastery_rank: int) -> int:
     for row in catalogue.summons.power_level_caps:
         if row.mastery_ranks[0] <= mastery_rank <= row.mastery_ranks[1]:
             return row.max_level
-    raise BadInput(f"Mastery Rank must be at least 1, not {mastery_rank}.")
+    raise BadInput("Mastery Rank must be at least 1, not {rank}.", rank=mastery_rank)
 
 
 class SummonBreakdown(Result):

@@ -59,23 +59,12 @@ ERROR_KEYWORDS: dict[str, object] = dict.fromkeys(ERRORS, None)
 # take a module off this list when it is wrapped and translated.
 NOT_YET_WRAPPED = (
     "bot/__main__.py",
-    "bot/catalogue/*",
     "bot/config.py",
-    "bot/power_options.py",
-    "bot/power_requests.py",
-    "bot/render/known_powers.py",
-    "bot/render/powers.py",
-    "bot/rules/essences.py",
-    "bot/rules/power_play.py",
-    "bot/rules/powers.py",
     "bot/shards.py",
-    "bot/store/*",
-    "cogs/powers.py",
-    "cogs/use.py",
 )
 # Of those, the cogs whose commands are translated all the same (names, descriptions,
 # options, choices: Discord's menus speak German while the replies are still English).
-COMMANDS_TRANSLATED = ("cogs/powers.py",)
+COMMANDS_TRANSLATED: tuple[str, ...] = ()
 
 # The translator's contexts (discord.app_commands.TranslationContextLocation, by name).
 COMMAND_CONTEXTS = {

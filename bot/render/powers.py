@@ -4,6 +4,10 @@ One renderer per thing: `entry_page` (an entry with one page of its table, and h
 many pages there are), `special_embed`, `curve_embed`, `movement_embed`,
 `price_embed`, `design_embed`, `excluded_embed` and `guess_line`. Every embed stays
 within Discord's limits; the cog adds the ◀ / ▶ buttons and the "did you mean" menu.
+
+Labels, headings and the bot's own sentences speak the reader's language; what the SRD
+says (an entry's summary, its table, a rule's reason) is the SRD's English, which has no
+German text, and its keywords (power types, tags, Specials, PP) stay English [001 §0.2].
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from bot.catalogue.models import Exclusion
 from bot.catalogue.pricing import format_pp
 from bot.catalogue.shapes import Violation
 from bot.catalogue.views import LevelTableView, TableRow
+from bot.i18n import N_, _, n_
 
 # Discord's embed limits.
 TITLE_LIMIT = 256
@@ -61,6 +66,36 @@ BROKEN_COLOUR = discord.Colour.dark_red()
 QUERY_LIMIT = 60  # how much of a typed name an answer echoes
 PRICE_COLOUR = discord.Colour.dark_grey()
 _NUMBER = re.compile(r"^[+−-]?\d+(\.\d+)?$")
+# The catalogue's own labels and fixed values (bot.catalogue.views): translated when shown;
+# a label the SRD's data gives (a reference table's) is shown as the SRD writes it.
+LABELS = {
+    "Type": N_("Type"),
+    "Cap": N_("Cap"),
+    "Path": N_("Path"),
+    "Cost": N_("Cost"),
+    "Per level": N_("Per level"),
+    "Tags allowed": N_("Tags allowed"),
+    "Group": N_("Group"),
+    "Duration": N_("Duration"),
+    "Cleanse/Dispel": N_("Cleanse/Dispel"),
+    "Template group": N_("Template group"),
+    "Minimum X": N_("Minimum X"),
+    "Eligible for": N_("Eligible for"),
+}
+VALUES = {"Yes": N_("Yes"), "No": N_("No"), "not allowed": N_("not allowed"), "none": N_("none")}
+# Kinds of look-up that are no SRD keyword: their name is the reader's.
+KIND_WORDS = {
+    "power_type": N_("Power Type"),
+    "rule": N_("Rule"),
+    "table": N_("Table"),
+    "example": N_("Example"),
+}
+KIND_TITLES = {
+    "power_type": N_("Power Type: {name}"),
+    "rule": N_("Rule: {name}"),
+    "table": N_("Table: {name}"),
+    "example": N_("Example: {name}"),
+}
 
 
 def clip(text: str, limit: int) -> str:
@@ -74,6 +109,25 @@ def signed_pct(value: float) -> str:
         return "0 %"
     sign = "+" if value > 0 else "−"
     return f"{sign}{abs(value):g} %"
+
+
+def _label(label: str) -> str:
+    """Return a fact's label in the reader's language (the SRD's own labels as written)."""
+    known = LABELS.get(label)  # Charged and X are SRD keywords: as they are
+    return _(known) if known else label
+
+
+def _value(value: str) -> str:
+    known = VALUES.get(value)
+    return _(known) if known else value
+
+
+def title_of(view: PowerEntryView) -> str:
+    """Return an entry's title: 'Reaction: Armor' (a keyword), 'Regel: …' in German."""
+    template = KIND_TITLES.get(view.kind)
+    if template is None or view.display_name != f"{view.kind_label}: {view.name}":
+        return view.display_name
+    return _(template, name=view.name)
 
 
 def _escape(text: str) -> str:
@@ -113,7 +167,8 @@ def _fit(embed: discord.Embed) -> discord.Embed:
 
 def _grid(table: LevelTableView) -> list[str] | None:
     """Return the table as aligned monospace lines (header first), or None when too wide."""
-    header = [table.header, *table.columns]
+    # The row-label column is the bot's "Level" (or X, MR); the other columns are the SRD's.
+    header = [_("Level") if table.header == "Level" else table.header, *table.columns]
     rows = [[row.label, *row.cells] for row in table.rows]
     cells = [[cell.replace("`", "ˋ") for cell in line] for line in [header, *rows]]
     widths = [max(len(line[i]) for line in cells) for i in range(len(header))]
@@ -167,12 +222,12 @@ def table_pages(table: LevelTableView) -> list[str]:
 
 def _table_title(view: PowerEntryView, table: LevelTableView) -> str:
     if table.header == "X":
-        return "Cost by X"
+        return _("Cost by X")
     if table.header == "Level":
-        return f"Level {view.level}" if view.level is not None else "Level table"
+        return _("Level {level}", level=view.level) if view.level is not None else _("Level table")
     if table.header == "MR":
-        return "By Mastery Rank"
-    return " · ".join([table.header, *table.columns])
+        return _("By Mastery Rank")
+    return " · ".join([table.header, *table.columns])  # the SRD's own column names
 
 
 # ---------------------------------------------------------------- entries
@@ -195,20 +250,28 @@ def _entry_embed(view: PowerEntryView) -> discord.Embed:
     if view.note:
         parts.append(f"*{_escape(view.note)}*")
     if view.see_also:
-        parts.append("See also: " + ", ".join(view.see_also))
-    embed = _embed(view.display_name, "\n\n".join(parts), KIND_COLOURS.get(view.kind, PRICE_COLOUR))
+        parts.append(_("See also: {names}", names=", ".join(view.see_also)))
+    colour = KIND_COLOURS.get(view.kind, PRICE_COLOUR)
+    embed = _embed(title_of(view), "\n\n".join(parts), colour)
     if not any(fact.label == "Type" for fact in view.facts) and view.kind != "special":
-        _field(embed, "Type", view.kind_label, inline=True)
+        _field(embed, _("Type"), _kind_label(view), inline=True)
     for fact in view.facts:
-        _field(embed, fact.label, _escape(fact.value), inline=len(fact.value) <= 40)
+        value = _value(fact.value)
+        _field(embed, _label(fact.label), _escape(value), inline=len(value) <= 40)
     if view.category:
-        _field(embed, "Category", _escape(view.category), inline=True)
+        _field(embed, _("Category"), _escape(view.category), inline=True)
     if view.tags:
-        _field(embed, "Tags", ", ".join(view.tags), inline=True)
+        _field(embed, _("Tags"), ", ".join(view.tags), inline=True)
     if view.pricing:
-        _field(embed, "Pricing", _escape(view.pricing), inline=len(view.pricing) <= 40)
-    _footer(embed, f"SRD: {view.section}")
+        _field(embed, _("Pricing"), _escape(view.pricing), inline=len(view.pricing) <= 40)
+    _footer(embed, _("SRD: {section}", section=view.section))
     return embed
+
+
+def _kind_label(view: PowerEntryView) -> str:
+    """Return the kind as the Type field says it: a power type as the SRD names it."""
+    word = KIND_WORDS.get(view.kind)
+    return _(word) if word else view.kind_label
 
 
 def entry_page(view: PowerEntryView, page: int = 0) -> EntryPage:
@@ -220,7 +283,7 @@ def entry_page(view: PowerEntryView, page: int = 0) -> EntryPage:
     page = max(0, min(page, len(pages) - 1))
     title = _table_title(view, view.table)
     if len(pages) > 1:
-        title += f" (page {page + 1}/{len(pages)})"
+        title = _("{title} (page {page}/{pages})", title=title, page=page + 1, pages=len(pages))
     _field(embed, title, pages[page])
     return EntryPage(_fit(embed), page, len(pages))
 
@@ -238,7 +301,7 @@ def special_embed(view: PowerEntryView, cost: SpecialCost | None) -> discord.Emb
     line = _escape(cost.formula)
     if cost.cost_pp is not None:
         line += f" = **{format_pp(cost.cost_pp)} PP**"
-    _field(embed, f"Cost at X = {cost.x}", line)
+    _field(embed, _("Cost at X = {x}", x=cost.x), line)
     return _fit(embed)
 
 
@@ -249,68 +312,90 @@ def curve_embed(target: CurveTarget) -> discord.Embed:
     """Render a power type's target PP at a level, with the tolerances that judge a build."""
     pp = target.target_pp
     tolerance = target.tolerance_pp
-    charged = " (Charged)" if target.charged else ""
     embed = _embed(
-        f"{target.type_name} · Level {target.level}{charged}",
-        f"Target: **{format_pp(pp)} PP**",
+        _level_title(target.type_name, target.level, charged=target.charged),
+        _("Target: **{pp} PP**", pp=format_pp(pp)),
         KIND_COLOURS.get(target.type, PRICE_COLOUR),
     )
     if target.charged:
         _field(
             embed,
-            "Curve",
-            f"{target.base_pp} PP + {format_pp(target.charged_bonus_pp)} PP Charged",
+            _("Curve"),
+            _(
+                "{base} PP + {bonus} PP Charged",
+                base=target.base_pp,
+                bonus=format_pp(target.charged_bonus_pp),
+            ),
             inline=True,
         )
-    _field(embed, "Per level", f"+{target.per_level_pp} PP", inline=True)
+    _field(embed, _("Per level"), f"+{target.per_level_pp} PP", inline=True)
+    low, high = format_pp(pp - tolerance), format_pp(pp + tolerance)
+    _field(embed, _("On curve"), f"{low}–{high} PP", inline=True)
     _field(
         embed,
-        "On curve",
-        f"{format_pp(pp - tolerance)}–{format_pp(pp + tolerance)} PP",
+        _("Over curve"),
+        _(
+            "above {high} PP (more than {tolerance} PP over)",
+            high=high,
+            tolerance=format_pp(tolerance),
+        ),
         inline=True,
     )
     _field(
         embed,
-        "Over curve",
-        f"above {format_pp(pp + tolerance)} PP (more than {format_pp(tolerance)} PP over)",
-        inline=True,
-    )
-    _field(
-        embed,
-        "Under curve",
-        f"below {format_pp(pp - tolerance)} PP: allowed, the rest is unused PP",
+        _("Under curve"),
+        _("below {low} PP: allowed, the rest is unused PP", low=low),
         inline=True,
     )
     band, capstone = target.band_pct, target.capstone_band_pct
     _field(
         embed,
-        "Design band",
-        f"±{band:g} % = {format_pp(pp * (1 - band / 100))}–{format_pp(pp * (1 + band / 100))} PP; "
-        f"capstones ±{capstone:g} %",
+        _("Design band"),
+        _(
+            "±{band} % = {low}–{high} PP; capstones ±{capstone} %",
+            band=format(band, "g"),
+            low=format_pp(pp * (1 - band / 100)),
+            high=format_pp(pp * (1 + band / 100)),
+            capstone=format(capstone, "g"),
+        ),
         inline=False,
     )
-    _footer(embed, "SRD §2 target curves; over curve per §10.3, design band per §0.2")
+    _footer(embed, _("SRD §2 target curves; over curve per §10.3, design band per §0.2"))
     return embed
+
+
+def _level_title(type_name: str, level: int, *, charged: bool = False) -> str:
+    """Return "Active · Level 3 (Charged)": the type as the SRD names it."""
+    if charged:
+        return _("{type} · Level {level} (Charged)", type=type_name, level=level)
+    return _("{type} · Level {level}", type=type_name, level=level)
+
+
+def _against(type_name: str, level: int, *, charged: bool = False) -> str:
+    """Return "Active Level 3 (Charged)": the curve a verdict judges against."""
+    if charged:
+        return _("{type} Level {level} (Charged)", type=type_name, level=level)
+    return _("{type} Level {level}", type=type_name, level=level)
 
 
 def movement_embed(progression: MovementProgression) -> discord.Embed:
     """Render a movement type's distance at a level, its cap and its whole progression."""
-    title = f"Movement: {progression.name}"
+    title = f"Movement: {progression.name}"  # a power type and a name: SRD keywords
     if progression.level is not None:
-        title += f" · Level {progression.level}"
+        title = _level_title(title, progression.level)
     lines = []
     if progression.at_level is not None:
         at = " · ".join(
             f"{row.label} **{cell}**"
             for row, cell in zip(progression.rows, progression.at_level, strict=True)
         )
-        lines.append(f"At Level {progression.level}: {at}")
-    lines.append("Movement has no PP curve: it is priced by movement quality and capped.")
+        lines.append(_("At Level {level}: {distances}", level=progression.level, distances=at))
+    lines.append(_("Movement has no PP curve: it is priced by movement quality and capped."))
     embed = _embed(title, "\n".join(lines), KIND_COLOURS["movement"])
-    _field(embed, "Cap", _escape(progression.cap), inline=True)
-    _field(embed, "Pricing", _escape(progression.pricing_logic), inline=True)
-    _field(embed, "Path", _escape(progression.path_notes), inline=False)
-    header = ["Level", *(row.label for row in progression.rows)]
+    _field(embed, _("Cap"), _escape(progression.cap), inline=True)
+    _field(embed, _("Pricing"), _escape(progression.pricing_logic), inline=True)
+    _field(embed, _("Path"), _escape(progression.path_notes), inline=False)
+    header = [_("Level"), *(row.label for row in progression.rows)]
     body = [
         [str(level), *(row.cells[level - 1] for row in progression.rows)]
         for level in range(1, len(progression.rows[0].cells) + 1)
@@ -320,10 +405,10 @@ def movement_embed(progression: MovementProgression) -> discord.Embed:
     for line in [header, *body]:
         marker = "▶" if line[0] == str(progression.level) else " "
         grid.append(marker + " " + "  ".join(c.rjust(w) for c, w in zip(line, widths, strict=True)))
-    _field(embed, "Progression", f"{FENCE}\n" + "\n".join(grid) + f"\n{FENCE}")
+    _field(embed, _("Progression"), f"{FENCE}\n" + "\n".join(grid) + f"\n{FENCE}")
     if progression.note:
-        _field(embed, "Note", _escape(progression.note))
-    _footer(embed, "SRD: Movement Type Pricing and Caps; Movement Distance Progressions")
+        _field(embed, _("Note"), _escape(progression.note))
+    _footer(embed, _("SRD: Movement Type Pricing and Caps; Movement Distance Progressions"))
     return _fit(embed)
 
 
@@ -337,18 +422,42 @@ def _component_line(name: str, value: str, cost_pp: float, rule: str) -> str:
 
 def _no_type(breakdown: PriceBreakdown) -> list[str]:
     total = format_pp(breakdown.total_pp)
-    lines = [f"**{total} PP** in all. Give a `type` (and `level`) to judge it against a curve."]
+    lines = [
+        _(
+            "**{total} PP** in all. Give a `type` (and `level`) to judge it against a curve.",
+            total=total,
+        )
+    ]
     if not breakdown.fits:
         lines.append(
-            "No power type takes this build without breaking an SRD rule; give a `type` to see which."
+            _(
+                "No power type takes this build without breaking an SRD rule; give a `type` "
+                "to see which."
+            )
         )
         return lines
     fits = ", ".join(
-        f"{fit.type_name} Level {fit.level} ({format_pp(fit.total_pp)} of {format_pp(fit.target_pp)} PP)"
+        _(
+            "{type} Level {level} ({total} of {target} PP)",
+            type=fit.type_name,
+            level=fit.level,
+            total=format_pp(fit.total_pp),
+            target=format_pp(fit.target_pp),
+        )
         for fit in breakdown.fits
     )
-    charged = " (Charged targets)" if breakdown.charged else ""
-    lines.append(f"Lowest level whose target holds it, priced as each type{charged}: {fits}.")
+    if breakdown.charged:
+        lines.append(
+            _(
+                "Lowest level whose target holds it, priced as each type (Charged targets): "
+                "{fits}.",
+                fits=fits,
+            )
+        )
+    else:
+        lines.append(
+            _("Lowest level whose target holds it, priced as each type: {fits}.", fits=fits)
+        )
     return lines
 
 
@@ -356,51 +465,78 @@ def _verdict(breakdown: PriceBreakdown) -> list[str]:
     check = breakdown.check
     if check is None:
         return _no_type(breakdown)
-    total = format_pp(breakdown.total_pp)
-    charged = " (Charged)" if check.charged else ""
-    against = f"{check.type_name} Level {check.level}{charged}"
-    target = format_pp(check.target_pp)
-    deviation = signed_pct(check.deviation_pct)
-    over = format_pp(check.over_by_pp)
+    fields = {
+        "against": _against(check.type_name, check.level, charged=check.charged),
+        "total": format_pp(breakdown.total_pp),
+        "target": format_pp(check.target_pp),
+        "deviation": signed_pct(check.deviation_pct),
+        "over": format_pp(check.over_by_pp),
+    }
     if check.verdict == "over":
-        line = (
-            f"**Over curve** for {against}: {total} PP is {over} PP above the {target} PP target "
-            f"({deviation}); over means more than {format_pp(check.tolerance_pp)} PP above."
+        line = _(
+            "**Over curve** for {against}: {total} PP is {over} PP above the {target} PP target "
+            "({deviation}); over means more than {tolerance} PP above.",
+            tolerance=format_pp(check.tolerance_pp),
+            **fields,
         )
     elif check.verdict == "capstone":
-        line = (
-            f"**Capstone over curve** for {against}: {total} PP is {over} PP above the {target} PP "
-            f"target ({deviation}), inside the ±{check.band_pct:g} % capstone band."
+        line = _(
+            "**Capstone over curve** for {against}: {total} PP is {over} PP above the {target} "
+            "PP target ({deviation}), inside the ±{band} % capstone band.",
+            band=format(check.band_pct, "g"),
+            **fields,
         )
     elif check.verdict == "under":
-        line = (
-            f"**Under curve** for {against}: {total} PP of {target} PP, "
-            f"{format_pp(check.unused_pp)} PP unused ({deviation})."
+        line = _(
+            "**Under curve** for {against}: {total} PP of {target} PP, {unused} PP unused "
+            "({deviation}).",
+            unused=format_pp(check.unused_pp),
+            **fields,
         )
     else:
-        line = f"**On curve** for {against}: {total} PP against {target} PP ({deviation})."
+        line = _(
+            "**On curve** for {against}: {total} PP against {target} PP ({deviation}).", **fields
+        )
     lines = [line]
     if check.decided_by:
         lines.append(check.decided_by)
     else:
-        band = "capstone band" if check.capstone else "design band"
-        inside = "Within" if check.within_band else "Outside"
-        lines.append(f"{inside} the ±{check.band_pct:g} % {band} too.")
+        lines.append(_band_line(check.capstone, check.within_band, check.band_pct))
     if breakdown.level_inferred:
         lines.append(
-            f"Level {check.level} is the lowest whose target holds it; give `level` to judge "
-            "another."
+            _(
+                "Level {level} is the lowest whose target holds it; give `level` to judge another.",
+                level=check.level,
+            )
         )
     if breakdown.violations:
-        count = len(breakdown.violations)
-        lines.append(f"**Breaks {count} SRD rule{'s' * (count > 1)}** (below).")
+        lines.append(
+            n_(
+                "**Breaks {n} SRD rule** (below).",
+                "**Breaks {n} SRD rules** (below).",
+                len(breakdown.violations),
+            )
+        )
     return lines
 
 
+def _band_line(capstone: bool, within: bool, band_pct: float) -> str:
+    band = f"{band_pct:g}"
+    if capstone:
+        if within:
+            return _("Within the ±{band} % capstone band too.", band=band)
+        return _("Outside the ±{band} % capstone band too.", band=band)
+    if within:
+        return _("Within the ±{band} % design band too.", band=band)
+    return _("Outside the ±{band} % design band too.", band=band)
+
+
 def _violation_line(violation: Violation) -> str:
-    return (
-        f"**{_escape(violation.rule)}** — {_escape(violation.reason)} "
-        f"Instead: {_escape(violation.alternative)}."
+    return _(
+        "**{rule}** — {reason} Instead: {alternative}.",
+        rule=_escape(violation.rule),
+        reason=_escape(violation.reason),
+        alternative=_escape(violation.alternative),
     )
 
 
@@ -408,7 +544,7 @@ def _violations_field(embed: discord.Embed, violations: tuple[Violation, ...]) -
     if not violations:
         return
     lines = [_violation_line(v) for v in violations]
-    _field(embed, "SRD rules broken", clip("\n".join(lines), FIELD_VALUE_LIMIT))
+    _field(embed, _("SRD rules broken"), clip("\n".join(lines), FIELD_VALUE_LIMIT))
 
 
 def price_embed(breakdown: PriceBreakdown) -> discord.Embed:
@@ -418,7 +554,9 @@ def price_embed(breakdown: PriceBreakdown) -> discord.Embed:
     if breakdown.violations:
         colour = BROKEN_COLOUR
     embed = _embed(
-        f"Build: {format_pp(breakdown.total_pp)} PP", "\n".join(_verdict(breakdown)), colour
+        _("Build: {total} PP", total=format_pp(breakdown.total_pp)),
+        "\n".join(_verdict(breakdown)),
+        colour,
     )
     lines = [_component_line(c.name, c.value, c.cost_pp, c.rule) for c in breakdown.components]
     chunks: list[list[str]] = [[]]
@@ -429,37 +567,45 @@ def price_embed(breakdown: PriceBreakdown) -> discord.Embed:
     budget = EMBED_LIMIT - len(embed) - 600  # room for the totals and the footer
     for index, chunk in enumerate(chunks):
         value = "\n".join(chunk)
-        name = "Components" if index == 0 else "Components (continued)"
+        name = _("Components") if index == 0 else _("Components (continued)")
         if len(value) + len(name) > budget:
             left = sum(len(c) for c in chunks[index:])
-            _field(embed, name, f"… and {left} more (counted in the total)")
+            _field(
+                embed,
+                name,
+                n_(
+                    "… and {n} more (counted in the total)",
+                    "… and {n} more (counted in the total)",
+                    left,
+                ),
+            )
             break
         _field(embed, name, value)
         budget -= len(value) + len(name)
     if breakdown.discount is not None:
         _field(
             embed,
-            "Discount",
+            _("Discount"),
             f"{format_pp(breakdown.subtotal_pp)} PP × {breakdown.discount_multiplier:g} "
             f"({_escape(breakdown.discount)})",
             inline=True,
         )
-    _field(embed, "Total", f"**{format_pp(breakdown.total_pp)} PP**", inline=True)
+    _field(embed, _("Total"), f"**{format_pp(breakdown.total_pp)} PP**", inline=True)
     if check is not None:
-        _field(embed, "Target", f"{format_pp(check.target_pp)} PP", inline=True)
+        _field(embed, _("Target"), f"{format_pp(check.target_pp)} PP", inline=True)
     flags = [
         name
         for name, on in (
-            ("Charged", breakdown.charged),
-            ("capstone", breakdown.capstone),
-            ("persistent (lasting parts × 2)", breakdown.persistent),
+            ("Charged", breakdown.charged),  # an SRD tag [001 §0.2]
+            (_("capstone"), breakdown.capstone),
+            (_("persistent (lasting parts × 2)"), breakdown.persistent),
         )
         if on
     ]
     if flags:
-        _field(embed, "Flags", ", ".join(flags), inline=True)
+        _field(embed, _("Flags"), ", ".join(flags), inline=True)
     _violations_field(embed, breakdown.violations)
-    _footer(embed, "Over curve = more than 5 PP above the target (SRD §10.3); band per §0.2")
+    _footer(embed, _("Over curve = more than 5 PP above the target (SRD §10.3); band per §0.2"))
     return _fit(embed)
 
 
@@ -473,23 +619,33 @@ def quoted(query: str) -> str:
 
 def guess_line(query: str, shown: str, alternatives: int) -> str:
     """Say that a look-up is a guess: what was typed, what is shown, that others can be picked."""
-    others = (
-        f" Pick one of {alternatives} others below if you meant something else."
-        if alternatives
-        else ""
+    if alternatives:
+        return n_(
+            "No exact match for {query}: showing **{shown}**, a guess. Pick the other one "
+            "below if you meant something else.",
+            "No exact match for {query}: showing **{shown}**, a guess. Pick one of {n} others "
+            "below if you meant something else.",
+            alternatives,
+            query=quoted(query),
+            shown=_escape(shown),
+        )
+    return _(
+        "No exact match for {query}: showing **{shown}**, a guess.",
+        query=quoted(query),
+        shown=_escape(shown),
     )
-    return f"No exact match for {quoted(query)}: showing **{_escape(shown)}**, a guess.{others}"
 
 
 def excluded_embed(query: str, exclusion: Exclusion) -> discord.Embed:
     """Say that the SRD excludes a name (or Tablehand leaves a section out), and why."""
-    who = "Excluded by the SRD" if exclusion.by == "srd" else "Not in Tablehand's catalogue"
-    embed = _embed(
-        f"{who}: {exclusion.name}", _escape(exclusion.reason), discord.Colour.light_grey()
-    )
+    if exclusion.by == "srd":
+        title = _("Excluded by the SRD: {name}", name=exclusion.name)
+    else:
+        title = _("Not in Tablehand's catalogue: {name}", name=exclusion.name)
+    embed = _embed(title, _escape(exclusion.reason), discord.Colour.light_grey())
     if query.strip().casefold() != exclusion.name.casefold():
-        _field(embed, "You looked up", quoted(query), inline=True)
-    _footer(embed, f"SRD: {exclusion.section}")
+        _field(embed, _("You looked up"), quoted(query), inline=True)
+    _footer(embed, _("SRD: {section}", section=exclusion.section))
     return _fit(embed)
 
 
@@ -509,8 +665,9 @@ def _design_row(design: PowerDesign, index: int) -> str:
 
 def design_embed(design: PowerDesign) -> discord.Embed:
     """Render a designed Power as the SRD's card: title, flavour, power table, tooltip, checks."""
-    flavour = f"*{_escape(design.flavour)}*" if design.flavour else "*(no flavour line)*"
+    flavour = f"*{_escape(design.flavour)}*" if design.flavour else _("*(no flavour line)*")
     table = "\n".join(_design_row(design, i) for i in range(len(design.rows)))
+    # The SRD's power card keeps its English table head [001 §0.2, §8.2].
     header = "Level · Type · Range · AoE · Duration · Special · Effect"
     colour = KIND_COLOURS.get(design.type, PRICE_COLOUR) if design.conforms else BROKEN_COLOUR
     embed = _embed(design.title, f"{flavour}\n\n{header}\n{table}", colour)
@@ -518,9 +675,9 @@ def design_embed(design: PowerDesign) -> discord.Embed:
     _field(embed, "CALCULATION", _lines(design.calculation))
     if design.notes:
         _field(embed, "NOTES", _lines(design.notes))
-    verdict = "Conforms to the SRD." if design.conforms else _not_conforming(design)
-    _field(embed, "SRD check", verdict)
-    _footer(embed, 'SRD §8.2 power card; governance per §2, §9–§11; /power name:"Power Card"')
+    verdict = _("Conforms to the SRD.") if design.conforms else _not_conforming(design)
+    _field(embed, _("SRD check"), verdict)
+    _footer(embed, _('SRD §8.2 power card; governance per §2, §9–§11; /power name:"Power Card"'))
     return _fit(embed)
 
 
@@ -530,13 +687,22 @@ def _not_conforming(design: PowerDesign) -> str:
         for r in design.rows
         if r.breakdown and r.breakdown.check and r.breakdown.check.verdict == "over"
     ]
-    parts = []
-    if design.violations:
-        count = len(design.violations)
-        parts.append(f"breaks {count} SRD rule{'s' * (count > 1)}")
-    if over:
-        parts.append("over curve at Level " + ", ".join(map(str, over)))
-    return "Does not conform: " + " and ".join(parts) + "."
+    count = len(design.violations)
+    levels = ", ".join(map(str, over))
+    if count and over:
+        return n_(
+            "Does not conform: breaks {n} SRD rule and over curve at Level {levels}.",
+            "Does not conform: breaks {n} SRD rules and over curve at Level {levels}.",
+            count,
+            levels=levels,
+        )
+    if count:
+        return n_(
+            "Does not conform: breaks {n} SRD rule.",
+            "Does not conform: breaks {n} SRD rules.",
+            count,
+        )
+    return _("Does not conform: over curve at Level {levels}.", levels=levels)
 
 
 def _lines(lines: tuple[str, ...]) -> str:

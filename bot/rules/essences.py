@@ -52,17 +52,18 @@ def use_essence(
     if not cleaned:
         raise BadInput("Name the essence.")
     if len(cleaned) > MAX_ITEM_NAME:
-        raise BadInput(f"Essence names are at most {MAX_ITEM_NAME} characters.")
+        raise BadInput("Essence names are at most {most} characters.", most=MAX_ITEM_NAME)
     for count in (rounds, attacks):
         if count is not None and not 1 <= count <= MAX_DURATION:
-            raise BadInput(f"An essence lasts 1–{MAX_DURATION} rounds or attacks.")
+            raise BadInput("An essence lasts 1–{most} rounds or attacks.", most=MAX_DURATION)
     if attacks is not None and kind != "balm":
         raise BadInput("Only a balm lasts a number of attacks; give rounds for the others.")
     active = combatant.essence
     if active is not None:
         raise RuleViolation(
-            f"{combatant.name} already has {active.name} active: one essence at a time "
-            "(/essence end first)."
+            "{name} already has {essence} active: one essence at a time (/essence end first).",
+            name=combatant.name,
+            essence=active.name,
         )
     forced = require_turn(encounter, combatant, "use an essence", forced=forced)
     combatant.essence = ActiveEssence(
@@ -75,7 +76,7 @@ def end_essence(combatant: Combatant) -> EssenceEnded:
     """End the combatant's active essence."""
     active = combatant.essence
     if active is None:
-        raise RuleViolation(f"{combatant.name} has no essence active.")
+        raise RuleViolation("{name} has no essence active.", name=combatant.name)
     combatant.essence = None
     return EssenceEnded(combatant_id=combatant.id, essence=active, reason="ended")
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.errors import BadInput, RuleViolation
+from bot.i18n import N_
 from bot.rules.attack_flow import (
     Declared,
     _attacking,
@@ -30,6 +31,7 @@ from bot.rules.powers import attack_options, check_active, count_use
 from bot.rules.specials import SpecialBook
 
 MAX_AREA_TARGETS = 10  # targets of one area power [bot]
+TOO_MANY_TARGETS = N_("An area power takes at most {most} targets.")
 
 
 def on_hit(power: KnownPower, user: Combatant, book: SpecialBook) -> list[dict[str, Any]]:
@@ -38,7 +40,11 @@ def on_hit(power: KnownPower, user: Combatant, book: SpecialBook) -> list[dict[s
     for special in power.specials:
         definition = book.get(special.name)
         if definition is None:
-            raise BadInput(f"{power.name}'s Special {special.name} is not in the catalogue.")
+            raise BadInput(
+                "{power}'s Special {special} is not in the catalogue.",
+                power=power.name,
+                special=special.name,
+            )
         carried.append(
             {"special": definition.model_dump(mode="json"), "x": special.x, "source": user.name}
         )
@@ -48,15 +54,19 @@ def on_hit(power: KnownPower, user: Combatant, book: SpecialBook) -> list[dict[s
 def check_targets(power: KnownPower, user: Combatant, targets: Sequence[Combatant]) -> None:
     """Refuse targets an Active cannot take: none, several without an area, repeats, itself."""
     if not targets:
-        raise BadInput(f"Name whom {power.name} targets (target:, or targets: for an area).")
+        raise BadInput(
+            "Name whom {power} targets (target:, or targets: for an area).", power=power.name
+        )
     if len(targets) > 1 and power.radius_m is None:
-        raise RuleViolation(f"{power.name} has no area: it takes one target.")
+        raise RuleViolation("{power} has no area: it takes one target.", power=power.name)
     if len(targets) > MAX_AREA_TARGETS:
-        raise BadInput(f"An area power takes at most {MAX_AREA_TARGETS} targets.")
+        raise BadInput(TOO_MANY_TARGETS, most=MAX_AREA_TARGETS)
     if len({t.id for t in targets}) != len(targets):
         raise BadInput("A target is named twice; an area power checks each creature once.")
     if any(t.id == user.id for t in targets):
-        raise RuleViolation(f"{user.name} cannot target themself with {power.name}.")
+        raise RuleViolation(
+            "{name} cannot target themself with {power}.", name=user.name, power=power.name
+        )
 
 
 def use_active(
@@ -75,7 +85,7 @@ def use_active(
 ) -> list[Declared]:
     """Play an Active: one attack roll, then each target defended and resolved on its own."""
     if power.kind != "active":
-        raise BadInput(f"{power.name} is not an Active.")
+        raise BadInput("{power} is not an Active.", power=power.name)
     check_targets(power, user, targets)
     options = attack_options(power, distance)
     check_active(encounter, user, power)

@@ -21,6 +21,7 @@ from bot.catalogue.models import Catalogue
 from bot.catalogue.pricing import curve_target, passive_slots, summon_power_level_cap
 from bot.catalogue.views import Entry, entry_view
 from bot.errors import BadInput, RuleViolation
+from bot.i18n import N_, Ln_
 from bot.rules.acting import require_turn
 from bot.rules.cover import expose
 from bot.rules.grit import GritChange
@@ -49,7 +50,19 @@ KIND_NAMES: dict[str, str] = {
 }
 CURVED: tuple[PowerKind, ...] = ("active", "active_buff", "reaction", "passive")
 ATTACK_KINDS: tuple[PowerKind, ...] = ("active", "active_buff")  # they cost the attack action
-LIMIT_NAMES: dict[str, str] = {"turn": "Turn", "round": "Round", "combat": "Combat", "day": "Day"}
+LIMIT_NAMES: dict[str, str] = {  # "once per Round": a sheet's tag, said in the reader's words
+    "turn": N_("Turn"),
+    "round": N_("Round"),
+    "combat": N_("Combat"),
+    "day": N_("Day"),
+}
+# A limited power used up: one whole sentence per segment, so each language words its own.
+SPENT: dict[str, str] = {
+    "turn": N_("{power} is once per Turn, and {name} has used it this turn."),
+    "round": N_("{power} is once per Round, and {name} has used it this round."),
+    "combat": N_("{power} is once per Combat, and {name} has used it this fight."),
+    "day": N_("{power} is once per Day, and {name} has used it this day."),
+}
 BEING_ATTACKED = "attack"  # the Reaction trigger the defense prompt offers [001 Attack Trigger]
 METRES_PER_SPACE = 2  # [000, 003]
 _DICE = re.compile(r"^\+?(\d{1,2})d(\d{1,2})$")
@@ -71,8 +84,11 @@ def check_level_allowed(catalogue: Catalogue, level: int, mastery_rank: int) -> 
     cap = level_cap(catalogue, mastery_rank)
     if level > cap:
         raise RuleViolation(
-            f"Level {level} is above what Mastery Rank {mastery_rank} allows: at most level "
-            f"{cap} (SRD Power Level Cap: MR 1-2 → 4, MR 3 → 8, MR 4 → 12, MR 5+ → 16)."
+            "Level {level} is above what Mastery Rank {rank} allows: at most level {cap} "
+            "(SRD Power Level Cap: MR 1-2 → 4, MR 3 → 8, MR 4 → 12, MR 5+ → 16).",
+            level=level,
+            rank=mastery_rank,
+            cap=cap,
         )
 
 
@@ -93,15 +109,25 @@ def learn(
         power = power.model_copy(update={"name": f"{power.name} ({KIND_NAMES[power.kind]})"})
         taken = find_power(powers, power.name)
     if taken is not None:
-        raise BadInput(f"The sheet already has a power named {power.name}; remove it first.")
+        raise BadInput(
+            "The sheet already has a power named {power}; remove it first.", power=power.name
+        )
     if len(powers) >= MAX_POWERS:
-        raise RuleViolation(f"A sheet holds at most {MAX_POWERS} powers; remove one first.")
+        raise RuleViolation(
+            "A sheet holds at most {most} powers; remove one first.", most=MAX_POWERS
+        )
     if power.kind == "passive":
         slots = passive_slots(catalogue, mastery_rank)
         if sum(p.kind == "passive" for p in powers) >= slots:
             raise RuleViolation(
-                f"Mastery Rank {mastery_rank} has {slots} Passive slot{'s' if slots != 1 else ''}, "
-                "all taken (SRD Passive Loadout: MR 1/2/3/3/4/4/5/6)."
+                Ln_(
+                    "Mastery Rank {rank} has {n} Passive slot, all taken "
+                    "(SRD Passive Loadout: MR 1/2/3/3/4/4/5/6).",
+                    "Mastery Rank {rank} has {n} Passive slots, all taken "
+                    "(SRD Passive Loadout: MR 1/2/3/3/4/4/5/6).",
+                    slots,
+                    rank=mastery_rank,
+                )
             )
     powers.append(power)
     return power
@@ -112,7 +138,9 @@ def _power_name(name: str | None, default: str) -> str:
     if not cleaned:
         raise BadInput("A power needs a name.")
     if len(cleaned) > 60:
-        raise BadInput(f"A power's name has at most 60 characters ({len(cleaned)} given).")
+        raise BadInput(
+            "A power's name has at most 60 characters ({given} given).", given=len(cleaned)
+        )
     return cleaned
 
 
@@ -169,7 +197,8 @@ def catalogue_power(
     kind = entry.kind
     if kind not in KIND_NAMES:
         raise BadInput(
-            f"{entry.name} is not a power (an Active, Active Buff, Reaction, Passive or Movement)."
+            "{name} is not a power (an Active, Active Buff, Reaction, Passive or Movement).",
+            name=entry.name,
         )
     cells = _level_cells(catalogue, entry, level)
     shown = {c: v for c, v in cells.items() if c not in ("PP", "Target PP")}
@@ -200,7 +229,11 @@ def _trigger(catalogue: Catalogue, kind: str, trigger: str | None) -> str | None
     keys = [t.key for t in catalogue.tables.reaction_triggers]
     chosen = trigger or BEING_ATTACKED
     if chosen not in keys:
-        raise BadInput(f"A Reaction's trigger is one of {', '.join(keys)}, not {chosen[:30]!r}.")
+        raise BadInput(
+            "A Reaction's trigger is one of {triggers}, not {chosen!r}.",
+            triggers=", ".join(keys),
+            chosen=chosen[:30],
+        )
     return chosen
 
 
@@ -237,10 +270,15 @@ def built_power(
     over = check.verdict == "over"
     if over and not allow_over_curve:
         raise RuleViolation(
-            f"{KIND_NAMES[kind]} level {level} is over its curve: {check.total_pp:g} PP against "
-            f"a target of {check.target_pp:g} PP, {check.over_by_pp:g} PP over (more than "
-            f"{check.tolerance_pp:g} PP over is over curve [SRD §10.3]); only the GM may allow it "
-            "(over_curve:true asks the GM)."
+            "{kind} level {level} is over its curve: {total} PP against a target of {target} PP, "
+            "{over} PP over (more than {tolerance} PP over is over curve [SRD §10.3]); only the "
+            "GM may allow it (over_curve:true asks the GM).",
+            kind=KIND_NAMES[kind],
+            level=level,
+            total=format(check.total_pp, "g"),
+            target=format(check.target_pp, "g"),
+            over=format(check.over_by_pp, "g"),
+            tolerance=format(check.tolerance_pp, "g"),
         )
     numbers = _build_numbers(catalogue, kind, breakdown, components)
     power = KnownPower(
@@ -306,11 +344,7 @@ def check_uses(encounter: Encounter, combatant: Combatant, power: KnownPower) ->
     if key in combatant.power_uses and combatant.power_uses[key] == _marker(
         encounter, combatant, power.limit
     ):
-        segment = LIMIT_NAMES[power.limit]
-        raise RuleViolation(
-            f"{power.name} is once per {segment}, and {combatant.name} has used it this "
-            f"{segment.lower() if power.limit != 'combat' else 'fight'}."
-        )
+        raise RuleViolation(SPENT[power.limit], power=power.name, name=combatant.name)
 
 
 def count_use(encounter: Encounter, combatant: Combatant, power: KnownPower) -> None:
@@ -323,8 +357,18 @@ def known(combatant: Combatant, name: str) -> KnownPower:
     """Return the combatant's power of that name, or refuse: it has none."""
     power = find_power(combatant.powers, name)
     if power is None:
-        names = ", ".join(p.name for p in combatant.powers) or "none"
-        raise BadInput(f"{combatant.name} has no power named {clean_name(name)!r} (has: {names}).")
+        if not combatant.powers:
+            raise BadInput(
+                "{name} has no power named {power!r} (has: none).",
+                name=combatant.name,
+                power=clean_name(name),
+            )
+        raise BadInput(
+            "{name} has no power named {power!r} (has: {names}).",
+            name=combatant.name,
+            power=clean_name(name),
+            names=", ".join(p.name for p in combatant.powers),
+        )
     return power
 
 
@@ -418,16 +462,23 @@ def attack_options(power: KnownPower, distance: int) -> dict[str, object]:
     """Return an Active's attack options: its dice (never exploding), melee or ranged [GAME.md §9]."""
     if not power.damage and not power.specials:
         raise RuleViolation(
-            f"{power.name} has no attack payload (damage or a Special): the bot plays attacking "
-            "Actives; apply its effect by hand."
+            "{power} has no attack payload (damage or a Special): the bot plays attacking "
+            "Actives; apply its effect by hand.",
+            power=power.name,
         )
     reach = power.range_m
     if reach is None and distance > 0:
-        raise RuleViolation(f"{power.name} is a melee power: give no distance.")
+        raise RuleViolation("{power} is a melee power: give no distance.", power=power.name)
     if reach is not None and distance * METRES_PER_SPACE > reach:
         raise RuleViolation(
-            f"{power.name} reaches {reach} m; the target is {distance} spaces "
-            f"({distance * METRES_PER_SPACE} m) away."
+            Ln_(
+                "{power} reaches {reach} m; the target is {n} space ({metres} m) away.",
+                "{power} reaches {reach} m; the target is {n} spaces ({metres} m) away.",
+                distance,
+                power=power.name,
+                reach=reach,
+                metres=distance * METRES_PER_SPACE,
+            )
         )
     return {
         "style": "melee" if reach is None else "ranged",
@@ -454,16 +505,17 @@ def use_movement(
 ) -> Moved:
     """Move the power's distance as the turn's movement: one move action [001 §2, 003, bot]."""
     if power.kind != "movement":
-        raise BadInput(f"{power.name} is not a Movement power.")
+        raise BadInput("{power} is not a Movement power.", power=power.name)
     forced = require_turn(encounter, combatant, "move", forced=forced)
     metres = check_movement(combatant, power)
     check_uses(encounter, combatant, power)
     if combatant.engaged_with:
         raise RuleViolation(
-            f"{combatant.name} is engaged and locked onto its space: break away first (/breakaway)."
+            "{name} is engaged and locked onto its space: break away first (/breakaway).",
+            name=combatant.name,
         )
     if combatant.actions_left < 1:
-        raise RuleViolation(f"{combatant.name} has no actions left this round.")
+        raise RuleViolation("{name} has no actions left this round.", name=combatant.name)
     movement = move(combatant, metres, book)  # refuses Root, Brace, Broken; works out Lacerate
     spend_action(combatant)
     combatant.move_actions += 1
@@ -480,11 +532,15 @@ def use_movement(
 def check_movement(combatant: Combatant, power: KnownPower) -> int:
     """Return a Movement power's distance, or refuse: the turn's movement is already made."""
     if power.movement_m is None:
-        raise RuleViolation(f"{power.name} has no distance at level {power.level}.")
+        raise RuleViolation(
+            "{power} has no distance at level {level}.", power=power.name, level=power.level
+        )
     if combatant.moved_m:
         raise RuleViolation(
-            f"{combatant.name} has moved {combatant.moved_m} m this turn: a Movement power "
-            "replaces the turn's movement, so it comes first [001]."
+            "{name} has moved {metres} m this turn: a Movement power replaces the turn's "
+            "movement, so it comes first [001].",
+            name=combatant.name,
+            metres=combatant.moved_m,
         )
     return power.movement_m
 
@@ -519,11 +575,15 @@ def power_reactions(encounter: Encounter, defender: Combatant) -> list[tuple[int
 def use_reaction(encounter: Encounter, combatant: Combatant, power: KnownPower) -> Reacted:
     """Use a Reaction out of turn: one per round, and its limited uses [001 §2]."""
     if power.kind != "reaction":
-        raise BadInput(f"{power.name} is not a Reaction.")
+        raise BadInput("{power} is not a Reaction.", power=power.name)
     if not can_react(combatant):
-        raise RuleViolation(f"{combatant.name} is Stunned and cannot react until its next turn.")
+        raise RuleViolation(
+            "{name} is Stunned and cannot react until its next turn.", name=combatant.name
+        )
     if combatant.reacted_round == encounter.round:
-        raise RuleViolation(f"{combatant.name} has used its Reaction this round (one per round).")
+        raise RuleViolation(
+            "{name} has used its Reaction this round (one per round).", name=combatant.name
+        )
     check_uses(encounter, combatant, power)
     combatant.reacted_round = encounter.round
     count_use(encounter, combatant, power)

@@ -49,6 +49,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from bot.errors import BadInput, NoEncounter, NotFound, RuleViolation, StoreError
+from bot.i18n import N_
 from bot.rules.models import Character, Encounter, LogEntry, Model, NpcTemplate
 from bot.rules.names import clean_name, name_key
 
@@ -73,45 +74,53 @@ class StoreConflict(StoreError):
 FIGHT_FIELDS = frozenset({"grit", "max_grit", "injuries"})
 # What a sheet block may not change: whose sheet it is, and where.
 FIXED_FIELDS = frozenset({"guild_id", "owner_id"})
-SHEET_GONE = "That character no longer exists."
-NPC_GONE = "That NPC template no longer exists."
+SHEET_GONE = N_("That character no longer exists.")
+NPC_GONE = N_("That NPC template no longer exists.")
 
 
 def npc_taken(name: str) -> BadInput:
     """Return the refusal of a second NPC template of one name on a server."""
-    return BadInput(f"This server already has an NPC template named {name}.")
+    return BadInput("This server already has an NPC template named {name}.", name=name)
+
+
+def character_taken(name: str) -> BadInput:
+    """Return the refusal of a second character of one name for one player on a server."""
+    return BadInput("You already have a character named {name}.", name=name)
 
 
 class SheetInFight(RuleViolation):
     """A fight holds this character's sheet: it joins no other, and its Grit is the fight's."""
 
-    def __init__(self, message: str, channel_id: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, channel_id: int, **fields: Any) -> None:
+        super().__init__(message, channel=channel_id, **fields)
         self.channel_id = channel_id
 
     @classmethod
     def joining(cls, name: str, channel_id: int, here: int) -> SheetInFight:
         if channel_id == here:
-            return cls(f"{name} is already in this fight.", channel_id)
+            return cls("{name} is already in this fight.", channel_id, name=name)
         return cls(
-            f"{name} is already in the fight in <#{channel_id}>; a character is in one fight "
+            "{name} is already in the fight in <#{channel}>; a character is in one fight "
             "at a time, so they can join here once they have left it.",
             channel_id,
+            name=name,
         )
 
     @classmethod
     def grit(cls, name: str, channel_id: int) -> SheetInFight:
         return cls(
-            f"{name} is in the fight in <#{channel_id}>: change their Grit there with /grit; "
+            "{name} is in the fight in <#{channel}>: change their Grit there with /grit; "
             "the fight writes it back when they leave or it ends.",
             channel_id,
+            name=name,
         )
 
     @classmethod
     def deleting(cls, name: str, channel_id: int) -> SheetInFight:
         return cls(
-            f"{name} is in the fight in <#{channel_id}>; delete them after they leave it.",
+            "{name} is in the fight in <#{channel}>; delete them after they leave it.",
             channel_id,
+            name=name,
         )
 
 
@@ -500,7 +509,7 @@ class Store(ABC):
         """Hold a server's named NPC template under its lock; write it back on a clean exit."""
         found = await self.get_npc(guild_id, name)
         if found is None or found.id is None:
-            raise NotFound(f"This server has no NPC template named {clean_name(name)!r}.")
+            raise NotFound("This server has no NPC template named {name!r}.", name=clean_name(name))
         async with (
             self._npc_locks.hold(found.id),
             self._npc_transaction(found.id) as transaction,

@@ -11,7 +11,6 @@ import json
 import time
 from typing import Any
 
-from bot.errors import BadInput
 from bot.rules.models import Character, LogEntry, NpcTemplate
 from bot.store.base import (
     FIGHT_FIELDS,
@@ -23,6 +22,7 @@ from bot.store.base import (
     Store,
     StoreConflict,
     character_key,
+    character_taken,
     npc_taken,
 )
 
@@ -139,7 +139,7 @@ class MemoryStore(Store):
         if character.id is not None:
             raise ValueError("a new character has no id yet")
         if await self.get_character(character.guild_id, character.owner_id, character.name):
-            raise BadInput(f"You already have a character named {character.name}.")
+            raise character_taken(character.name)
         character = character.model_copy(update={"id": next(self._ids)})
         self._characters[character.id] = character.model_dump_json()  # type: ignore[index]
         return character
@@ -161,7 +161,7 @@ class MemoryStore(Store):
         if "name" in changed:
             clash = await self.get_character(stored.guild_id, stored.owner_id, changed["name"])
             if clash is not None and clash.id != character_id:
-                raise BadInput(f"You already have a character named {changed['name']}.")
+                raise character_taken(changed["name"])
         self._patch(character_id, changed)
 
     async def _delete_sheet(self, character_id: int, *, transaction: object = None) -> None:

@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from bot.errors import BadInput, StoreError
+from bot.errors import StoreError
 from bot.rules.models import Character, LogEntry, NpcTemplate
 from bot.store.base import (
     FIGHT_FIELDS,
@@ -35,6 +35,7 @@ from bot.store.base import (
     Store,
     StoreConflict,
     character_key,
+    character_taken,
     npc_taken,
 )
 
@@ -207,7 +208,8 @@ class PostgresStore(Store):
         except (OSError, asyncpg.PostgresError) as error:
             await self.close()
             raise StoreError(
-                f"Cannot connect to the PostgreSQL database in TABLEHAND_DATABASE_URL: {error}"
+                "Cannot connect to the PostgreSQL database in TABLEHAND_DATABASE_URL: {error}",
+                error=error,
             ) from None
         try:
             await self._migrate()
@@ -246,8 +248,10 @@ class PostgresStore(Store):
             current = await _schema_version(conn)
             if current > LATEST_VERSION:
                 raise StoreError(
-                    f"The PostgreSQL database has schema version {current}, newer than this "
-                    f"Tablehand knows ({LATEST_VERSION}). Upgrade Tablehand."
+                    "The PostgreSQL database has schema version {current}, newer than this "
+                    "Tablehand knows ({latest}). Upgrade Tablehand.",
+                    current=current,
+                    latest=LATEST_VERSION,
                 )
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
@@ -407,7 +411,7 @@ class PostgresStore(Store):
                 character.model_dump_json(exclude={"id"}),
             )
         except asyncpg.UniqueViolationError:
-            raise BadInput(f"You already have a character named {character.name}.") from None
+            raise character_taken(character.name) from None
         return character.model_copy(update={"id": new_id})
 
     @asynccontextmanager
@@ -450,7 +454,7 @@ class PostgresStore(Store):
                 *values,
             )
         except asyncpg.UniqueViolationError:
-            raise BadInput(f"You already have a character named {changed['name']}.") from None
+            raise character_taken(changed["name"]) from None
         if status != "UPDATE 1":
             raise StoreConflict()
 

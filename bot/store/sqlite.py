@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from bot.errors import BadInput, StoreError
+from bot.errors import StoreError
 from bot.rules.models import Character, LogEntry, NpcTemplate
 from bot.store.base import (
     FIGHT_FIELDS,
@@ -40,6 +40,7 @@ from bot.store.base import (
     Store,
     StoreConflict,
     character_key,
+    character_taken,
     npc_taken,
 )
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
@@ -270,7 +271,7 @@ class SQLiteStore(Store):
         try:
             (new_id,) = await self._write([insert])
         except sqlite3.IntegrityError:
-            raise BadInput(f"You already have a character named {character.name}.") from None
+            raise character_taken(character.name) from None
         return character.model_copy(update={"id": new_id})
 
     async def _load_sheet(
@@ -301,7 +302,7 @@ class SQLiteStore(Store):
         try:
             await self._write([], [update])
         except sqlite3.IntegrityError:
-            raise BadInput(f"You already have a character named {changed['name']}.") from None
+            raise character_taken(changed["name"]) from None
 
     async def _delete_sheet(self, character_id: int, *, transaction: object = None) -> None:
         await self._write(
@@ -546,8 +547,11 @@ def _migrate(conn: sqlite3.Connection, path: str) -> list[tuple[int, str]]:
         current = _schema_version(conn)
         if current > LATEST_VERSION:
             raise StoreError(
-                f"The database {path} has schema version {current}, newer than this "
-                f"Tablehand knows ({LATEST_VERSION}). Upgrade Tablehand or use another TABLEHAND_DB."
+                "The database {path} has schema version {current}, newer than this "
+                "Tablehand knows ({latest}). Upgrade Tablehand or use another TABLEHAND_DB.",
+                path=path,
+                current=current,
+                latest=LATEST_VERSION,
             )
         conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_version ("
