@@ -182,7 +182,7 @@ async def test_the_end_asks_in_german_and_posts_a_german_log(german) -> None:
     assert confirmed.content == "Begegnung beendet."
     [final] = await confirmed.wait_followups(1)
     assert final.content.startswith(
-        "**Die Begegnung ist vorbei** nach Runde 1. Das Protokoll des ganzen Kampfes hängt an."
+        "**Die Begegnung ist nach Runde 1 vorbei.** Das Protokoll des ganzen Kampfes hängt an."
     )
     [attachment] = final.attachments
     text = table.server.attachment_bodies[attachment["id"]].decode()

@@ -121,6 +121,40 @@ def test_the_sandbox_speaks_german_with_locale_de(tmp_path: Path) -> None:
             child.terminate(force=True)
 
 
+# A whole (short) fight typed in German: sheet and loadout, the fight, an attack, its
+# defense by button, Grit, the end with its confirmation and log [issue 23].
+GERMAN_FIGHT: list[tuple[str, str]] = [
+    (":as alice", "You are now alice."),
+    ("/charakter erstellen name:Mira physis:4 finesse:3", "Er ist dein aktiver Charakter"),
+    ("/charakter waffe hinzufügen name:Langschwert schaden:1d8+2", "Mira trägt Langschwert"),
+    (":as gm", "You are now gm."),
+    ("/init starten modus:finesse", "Begegnung eröffnet — Modus Finesse"),
+    ("/init hinzufügen name:Goblin physis:3 finesse:2", "Hinzugefügt: Goblin."),
+    (":as alice", "You are now alice."),
+    ("/init beitreten", "Mira tritt dem Kampf bei."),
+    (":as gm", "You are now gm."),
+    ("/init weiter", "Mira ist am Zug — würfelt d20, 2 Aktionen"),
+    (":as alice", "You are now alice."),
+    ("/angriff ziel:Goblin waffe:Langschwert", "Goblin, wähle eine Verteidigung"),
+    (":as gm", "You are now gm."),
+    (":click Blocken", "Nahkampf mit Langschwert · Blocken, gewählt von Game Master"),
+    ("/grit schaden kämpfer:Goblin menge:2", "Goblin erleidet 2 Schaden"),
+    ("/init weiter", "Goblin ist am Zug — würfelt d20, 2 Aktionen"),
+    ("/init beenden", "Diese Begegnung beenden?"),
+    (":click Bestätigen", "Die Begegnung ist nach Runde 1 vorbei."),
+]
+
+
+def test_a_whole_fight_plays_in_german_in_the_terminal(tmp_path: Path) -> None:
+    """A fight could not be typed with German commands, or did not answer in German."""
+    child = _spawn(tmp_path, "--locale", "de")
+    try:
+        _play(child, GERMAN_FIGHT)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+
+
 def test_ctrl_c_stops_the_sandbox_cleanly(sandbox: pexpect.spawn) -> None:
     """Ctrl-C at the prompt stops the bot and exits without a traceback."""
     sandbox.expect_exact("gm@table-1> ")
