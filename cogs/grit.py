@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot import options
 from bot.errors import Ambiguous, BadInput, NotFound
-from bot.i18n import L_, _, speaking
+from bot.i18n import L_, N_, _, speaking
 from bot.permissions import controls
 from bot.render.characters import grit_card
 from bot.render.grit import die_shift_text, grit_change_text
@@ -225,7 +225,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                     interaction.guild_id or 0,
                     interaction.user.id,
                     "combatant",
-                    otherwise=", or name a combatant (`combatant:`)",
+                    otherwise=N_(", or name a combatant (`combatant:`)"),
                 )
             embed = grit_card(await as_played(self.bot.store, active), exact=True)
         await interaction.response.send_message(embed=embed, ephemeral=True)

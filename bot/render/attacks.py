@@ -8,13 +8,13 @@ and the log (`bot.table` switches to it), the caller's for a private answer.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import discord
 
 from bot.i18n import N_, Text, _, n_, p_
+from bot.i18n.terms import term
 from bot.render.effects import applied_text
 from bot.render.grit import grit_change_text
 from bot.render.text import die_text, name_text, roll_breakdown
@@ -86,7 +86,7 @@ DOUBLING_TEXT = {
 }
 OUTCOMES = {"hit": N_("hit"), "miss": N_("miss")}
 # The names the rules give an attack's modifiers and damage parts (`bot.rules.attacks`),
-# shown with `_()`; the numbered ones are matched by TERM_PATTERNS.
+# shown with `bot.i18n.terms.term` (which also reads the numbered ones).
 ATTACK_TERMS = (
     N_("Prone against ranged"),
     N_("Attacker prone"),
@@ -99,30 +99,11 @@ ATTACK_TERMS = (
     N_("Physical"),
     N_("Extra"),
 )
-TERM_PATTERNS = (
-    (re.compile(r"Target (?P<area>Limbs|Head|Small|Precise)"), N_("Target {area}")),
-    (re.compile(r"Special targeting (?P<level>\d+)"), N_("Special targeting {level}")),
-    (re.compile(r"Altitude (?P<level>\d+)"), N_("Altitude {level}")),
-)
-AREAS = (N_("Limbs"), N_("Head"), N_("Small"), N_("Precise"))
-
-
 # Numbers.
 
 
 def _signed(value: int) -> str:
     return f"{value:+d}"
-
-
-def term(name: str) -> str:
-    """Return a modifier's or damage part's name (`Range`, `Target Head`) in the language spoken."""
-    for pattern, message in TERM_PATTERNS:
-        if matched := pattern.fullmatch(name):
-            found = matched.groupdict()
-            if "area" in found:
-                found["area"] = _(found["area"])
-            return _(message, **found)
-    return _(name)
 
 
 def _modifier(modifier: Modifier) -> str:
@@ -818,7 +799,7 @@ def check_text(check: CheckResult) -> str:
     core = check.core
     trait = _(check.trait_name or "Trait")
     terms = [core_text(core), f"{trait} {_signed(check.trait)}"]
-    terms += [f"{_(m.name)} {_signed(m.value)}" for m in check.modifiers]
+    terms += [f"{term(m.name)} {_signed(m.value)}" for m in check.modifiers]
     named = level_name(check.level)
     level = f"{_(named)} {check.level}" if named else str(check.level)
     target = level

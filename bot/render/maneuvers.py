@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import N_, _, n_
+from bot.i18n.terms import term
 from bot.render.attacks import core_text
 from bot.render.text import name_text
 from bot.rules.cover import TookCover
@@ -32,7 +33,7 @@ def opposed_text(roll: Opposed) -> str:
         terms.append(_("Risk failure: only modifiers count"))
     else:
         terms.append(f"{_(roll.trait)} {_signed(roll.trait_value)}")
-    terms += [f"{_(m.name)} {_signed(m.value)}" for m in roll.modifiers]
+    terms += [f"{term(m.name)} {_signed(m.value)}" for m in roll.modifiers]
     return " · ".join(terms) + f" → **{roll.value}**"
 
 

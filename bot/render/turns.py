@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.i18n import N_, _, n_
+from bot.i18n.terms import term
 from bot.outbox import DESCRIPTION_LIMIT, split_text
 from bot.render.effects import effect_text
 from bot.render.maneuvers import essence_ended_text
@@ -130,7 +131,7 @@ def initiative_text(entry: InitiativeEntry) -> str:
     parts = [f"d{entry.die} {entry.faces[0]}"]
     if entry.finesse:
         parts.append(f"Finesse {entry.finesse:+d}")
-    parts.extend(f"{_(b.name)} {b.value:+d}" for b in entry.bonuses)
+    parts.extend(f"{term(b.name)} {b.value:+d}" for b in entry.bonuses)
     text = f"{name} **{entry.total}** ({' · '.join(parts)})"
     if entry.rolloff:
         text += " " + _("roll-off {faces}", faces="/".join(map(str, entry.rolloff)))

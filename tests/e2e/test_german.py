@@ -277,3 +277,13 @@ async def test_the_end_is_said_in_the_tables_language_whoever_ends_it(fast) -> N
     assert [e["title"] for e in final.embeds] == ["Round 1 summary"]
     assert "Standing: Goblin (Prime d20)" in final.content
     assert "Encounter ended after round 1" in fast.render(pinned)
+
+
+async def test_grit_show_without_a_character_says_so_in_german(table: SandboxTable) -> None:
+    """A German player's /grit anzeigen with no character answered in English (an unmarked part)."""
+    refused = await table.user("alice", locale="de").run("/grit anzeigen")
+    assert refused.ephemeral
+    assert unmentioned(refused.content) == (
+        "Du hast keinen Charakter auf diesem Server: /character create erstellt einen, "
+        "oder nenne einen Kämpfer (`kämpfer:`)."
+    )

@@ -136,7 +136,7 @@ async def test_rules_refusals_and_private_replies_follow_the_reader(german) -> N
     early = await alice.run("/bewegen entfernung:2")
     assert unmentioned(early.content) == (
         "Mira ist nicht am Zug, und sein Zug in dieser Runde ist vorbei; "
-        "die SL kann es erzwingen (force:true)."
+        "die SL kann es erzwingen (erzwingen:true)."
     )
     listed = await alice.run("/effekt liste")
     assert listed.ephemeral and listed.content.splitlines()[0] == (
