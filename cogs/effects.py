@@ -14,7 +14,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.catalogue.models import Special
-from bot.errors import NotFound
 from bot.i18n import _
 from bot.render.effects import (
     applied_text,
@@ -107,10 +106,7 @@ class Effects(commands.Cog):
 
     def _special(self, query: str) -> Special:
         """Return the catalogue's Special a typed name means (fuzzy), or say there is none."""
-        try:
-            entry = self.bot.lookup.find(query, kind="special")
-        except NotFound as error:
-            raise NotFound(str(error).replace("No entry named", "No Special named", 1)) from None
+        entry = self.bot.lookup.find(query, kind="special")  # "No Special named …" if none
         assert isinstance(entry, Special)
         return entry
 

@@ -248,7 +248,7 @@ class Lookup:
             fuzzy = self._fuzzy(text, index, FIND_CUTOFF)
             if fuzzy:
                 return self._guess(raw, [*fuzzy, *self._fuzzy(text, index, ALTERNATIVE_CUTOFF)])
-        raise NotFound(self._not_found(raw, text, index))
+        raise NotFound(self._not_found(raw, text, index, special=kinds == {"special"}))
 
     def suggest(self, query: str, kind: Kinds = None, limit: int = MAX_CHOICES) -> list[Choice]:
         """Return up to 25 autocomplete choices: prefix matches, then substrings, then fuzzy."""
@@ -362,13 +362,16 @@ class Lookup:
         self._indexes[kinds] = index
         return index
 
-    def _not_found(self, raw: str, text: str, index: _Index) -> Lazy:
+    def _not_found(self, raw: str, text: str, index: _Index, *, special: bool) -> Lazy:
+        """Say nothing is named so (a Special, when only Specials were asked for), with hints."""
         shown = _shown(raw)
         hints = self._fuzzy(text, index, HINT_CUTOFF, penalise=False)[:3]
         names = [self._names[owner] for owner in hints]
         if not names:
+            if special:
+                return L_("No Special named '{query}'.", query=shown)
             return L_("No entry named '{query}'.", query=shown)
-        return _DidYouMean(shown, tuple(names))
+        return _DidYouMean(shown, tuple(names), special=special)
 
 
 def exclusions(catalogue: Catalogue) -> dict[str, Exclusion]:
@@ -409,8 +412,13 @@ class _DidYouMean(Lazy):
 
     __slots__ = ()
 
-    def __init__(self, query: str, names: tuple[str, ...]) -> None:
-        super().__init__(N_("No entry named '{query}'; did you mean {names}?"), {"query": query})
+    def __init__(self, query: str, names: tuple[str, ...], *, special: bool = False) -> None:
+        message = (
+            N_("No Special named '{query}'; did you mean {names}?")
+            if special
+            else N_("No entry named '{query}'; did you mean {names}?")
+        )
+        super().__init__(message, {"query": query})
         self.fields["names"] = names
 
     def __str__(self) -> str:

@@ -127,6 +127,10 @@ async def test_rules_refusals_and_private_replies_follow_the_reader(german) -> N
     assert refused.ephemeral and refused.content == "Mira liegt nicht am Boden."
     refused = await bob.run("/effect remove combatant:Bram special:Prone")
     assert refused.ephemeral and refused.content == "Bram is not prone."
+    unknown = await alice.run("/effekt anwenden kämpfer:Mira special:Xyzzy x:2")
+    assert unknown.ephemeral and unknown.content == "Kein Special heißt 'Xyzzy'."
+    unknown = await bob.run("/effect apply combatant:Bram special:Xyzzy x:2")
+    assert unknown.ephemeral and unknown.content == "No Special named 'Xyzzy'."
     early = await bob.run("/move distance:2")  # Mira's turn, not Bram's
     assert early.ephemeral and unmentioned(early.content) == (
         "It is not Bram's turn: move when it comes, or /wait and then /act to move sooner; "
