@@ -139,7 +139,7 @@ GERMAN_FIGHT: list[tuple[str, str]] = [
     (":as gm", "You are now gm."),
     (":click Blocken", "Nahkampf mit Langschwert · Blocken, gewählt von Game Master"),
     ("/grit schaden kämpfer:Goblin menge:2", "Goblin erleidet 2 Schaden"),
-    ("/init weiter", "Goblin ist am Zug — würfelt d20, 2 Aktionen"),
+    ("/init weiter", "Goblin ist am Zug — würfelt d"),  # d20, or d12 after a hard hit
     ("/init beenden", "Diese Begegnung beenden?"),
     (":click Bestätigen", "Die Begegnung ist nach Runde 1 vorbei."),
 ]
