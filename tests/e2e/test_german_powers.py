@@ -154,7 +154,7 @@ async def test_look_ups_label_in_german_and_keep_the_srds_words(fight: SandboxTa
     assert guessed.components[0]["components"][0]["placeholder"] == "Meintest du …"
     unknown = await alice.run("/special name:Nothingness")
     assert unknown.ephemeral
-    assert unknown.content.startswith("Kein Eintrag heißt 'Nothingness'")
+    assert unknown.content.startswith("Kein Special heißt 'Nothingness'")
 
 
 async def test_pp_price_judges_a_build_in_german(fight: SandboxTable) -> None:

@@ -320,7 +320,7 @@ async def test_paging_buttons_work_after_a_restart(tmp_path: Path) -> None:
     [
         (
             "/special name:wekan",
-            "No entry named 'wekan'; did you mean Weaken(X) or Bulwark(X)?",
+            "No Special named 'wekan'; did you mean Weaken(X) or Bulwark(X)?",
         ),
         ("/power name:blite", "No entry named 'blite'; did you mean Blight(X), "),
         ("/special name:brutal x:9", "X for Brutal Impact must be 1–8, not 9."),
