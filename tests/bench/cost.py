@@ -253,7 +253,7 @@ class Sender:
         record = dispatch(self.server, self.kind.make(self.spec, scene, self.rng), scene.channel)
         records = [record]
         await asyncio.wait_for(asyncio.shield(record.responded), 30)
-        if self.kind.name == "attack":
+        if self.kind.prompts:
             click = defense_click(self.server, record, bare=self.bare)
             if click is not None:
                 records.append(click)
