@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -42,11 +43,13 @@ class TrackerContent:
     view: discord.ui.View | None
 
     def fingerprint(self) -> str:
-        """Return the content as text, to tell whether an edit would change anything."""
+        """Return a digest of the content, to tell whether an edit would change anything."""
         buttons = (
             [] if self.view is None else [item.to_component_dict() for item in self.view.children]
         )
-        return json.dumps([self.embed.to_dict(), buttons], sort_keys=True, default=str)
+        shown = json.dumps([self.embed.to_dict(), buttons], sort_keys=True, default=str)
+        # Kept per channel until the next edit: a digest, not the 1.6 KB of text.
+        return hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
 
 
 Render = Callable[[Encounter], TrackerContent]

@@ -42,7 +42,7 @@ log = logging.getLogger("bot.sandbox.bare")
 
 FIXED_REPLY = "ok"
 SLASH_CLICK = "bench:defense"  # the custom_id the benchmark's defender clicks on a floor's reply
-WITH_BUTTON = frozenset({"attack"})  # the slash floor's replies that carry that button
+WITH_BUTTON = frozenset({"attack", "use"})  # the slash floor's replies that carry that button
 PING_SCHEMA: list[dict[str, Any]] = [
     {"name": "ping", "description": "Answer with a fixed reply.", "type": 1, "options": []}
 ]
@@ -125,7 +125,8 @@ async def tablehand_commands() -> list[app_commands.Command | app_commands.Group
 async def _fixed_reply(*args: Any, **options: Any) -> None:
     """Answer any command with the fixed reply (the interaction is the last positional).
 
-    An attack's reply carries one button, as Tablehand's prompt does: its defender clicks it.
+    An attack's (and /use's) reply carries one button, as Tablehand's prompt does: its
+    defender clicks it.
     """
     interaction: discord.Interaction = args[-1]
     command = interaction.command

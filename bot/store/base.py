@@ -440,6 +440,8 @@ class Store(ABC):
             if changes.anything:
                 await self._commit(changes, transaction=transaction)
             state.encounter_written = changes.write_encounter
+            if changes.write_encounter:
+                self._keep_glimpse(channel_id, changes.encounter_json, state._encounter)
 
     @asynccontextmanager
     async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
@@ -583,11 +585,23 @@ class Store(ABC):
             encounter = Encounter.model_validate_json(text)
         except ValidationError:
             return None
+        self._keep_glimpse(channel_id, text, encounter)
+        return encounter
+
+    def _keep_glimpse(self, channel_id: int, text: str | None, encounter: Encounter | None) -> None:
+        """Keep a committed encounter for `glimpse`: the text as stored and that text parsed.
+
+        A block's commit hands over its own encounter, the one it just wrote as `text`: the
+        tracker then renders it without parsing the text again (the block is over, and
+        nothing changes an encounter after its commit).
+        """
+        if text is None or encounter is None:
+            self._glimpsed.pop(channel_id, None)
+            return
         self._glimpsed[channel_id] = (text, encounter)
         self._glimpsed.move_to_end(channel_id)
         while len(self._glimpsed) > GLIMPSED_CHANNELS:
             self._glimpsed.popitem(last=False)
-        return encounter
 
     async def settings(self, guild_id: int | None) -> GuildSettings:
         """Return a server's settings, cached (a backend shared by processes keeps it current)."""

@@ -275,9 +275,18 @@ class PostgresStore(Store):
     async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
         if self._block_pool is None:
             raise RuntimeError("the store is not open")
-        async with self._block_pool.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", channel_id)
-            yield conn
+        async with self._block_pool.acquire() as conn:
+            try:
+                # BEGIN and the channel's lock in one round trip (one simple query of two
+                # statements): every command's block pays one round trip less than with
+                # asyncpg's transaction() and then the lock. The id is an int, never text.
+                await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(channel_id)})")
+                yield conn
+            except BaseException:
+                if not conn.is_closed() and conn.is_in_transaction():
+                    await conn.execute("ROLLBACK")
+                raise
+            await conn.execute("COMMIT")
 
     async def _load(
         self, channel_id: int, *, locked: bool = True, transaction: object = None

@@ -53,7 +53,10 @@ except ImportError:  # Windows: no advisory file locks; one process is then the 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
-ENCOUNTER_CACHE_SIZE = 4096  # channels whose committed encounter text is kept in memory
+# Channels whose committed encounter text is kept in memory (about 15 KB each for 10
+# combatants with a weapon and a power): the channels in play now; one played less recently
+# is read from the file again, one thread round trip.
+ENCOUNTER_CACHE_SIZE = 256
 T = TypeVar("T")
 Statement = tuple[str, tuple]
 

@@ -243,6 +243,7 @@ async def _run_load(
     loop = asyncio.get_running_loop()
     bare = bot in FLOORS
     pick = mix.picker(random.Random(seed))
+    prompting = {kind.name for kind, _ in mix.present if kind.prompts}
     where = random.Random(seed + 1)
     run = LoadRun(bot, rate, len(scenes), duration, warmup)
     start = loop.time() + 0.05
@@ -272,7 +273,7 @@ async def _run_load(
             request = pick(scene)
             record = dispatch(server, request, scene.channel)
             sample = Sample(request.kind, record, measured)
-            if request.kind == "attack" and record.responded is not None:
+            if request.kind in prompting and record.responded is not None:
                 attacks.append(record.responded)
                 record.responded.add_done_callback(lambda _, s=sample: prompted.append(s))
         run.samples.append(sample)
@@ -363,7 +364,7 @@ async def rest_calls_per_command(
             records = [record]
             if record.responded is not None:
                 await asyncio.wait_for(asyncio.shield(record.responded), 5)
-            if kind.name == "attack":
+            if kind.prompts:
                 click = defense_click(server, record, bare=bot in FLOORS)
                 if click is not None and click.responded is not None:
                     records.append(click)

@@ -2,7 +2,8 @@
 
 Each kind names the command it needs; a kind whose command the bot does not have (its
 cog has not landed) is left out of the mix and reported as missing. Weights are
-shares of interactions: an attack counts twice, since its defender clicks a button.
+shares of interactions: an attack counts twice, since its defender clicks a button
+(so do an attack with a loadout's weapon and a `/use` of an Active power).
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ from bot.sandbox.commandline import CommandSpec, build_command_data, command_spe
 from bot.sandbox.records import APPLICATION_COMMAND, AUTOCOMPLETE, BUTTON, InteractionRecord
 from bot.sandbox.server import LoopbackDiscord
 from bot.sandbox.world import Channel
+from tests.bench.world import POWER, WEAPON
 
 ROLLS = ("2d6+3", "1d20+5", "3d6", "2d20kh1+4", "1d10+1d6", "4d6kh3")
 COMBATANT_TYPING = ("", "g", "go", "gob", "gu", "gua", "1", "goblin 1")
 DEFENSE_CLICK = "bench:defense"  # what the bare bot's defender clicks (it shows no buttons)
 
 # Refusals the rules give under this load and that are answers, not errors.
+ATTACK_REFUSALS = ("no actions left", "is Broken", "cannot attack themself")
 EXPECTED_REFUSALS: dict[str, tuple[str, ...]] = {
-    "attack": ("no actions left", "is Broken", "cannot attack themself"),
+    "attack": ATTACK_REFUSALS,
+    "attack weapon": ATTACK_REFUSALS,
+    "use power": ATTACK_REFUSALS,
 }
 
 
@@ -56,17 +61,38 @@ class Kind:
     command: str  # the synced command it needs, e.g. "grit damage"
     share: float  # of all interactions
     make: Callable[[CommandSpec, Scene, random.Random], Request]
-    interactions: int = 1  # the attack is followed by its defense click
+    interactions: int = 1  # an attack is followed by its defense click
     ephemeral_ok: bool = False  # an ephemeral first answer is normal for this kind
 
+    @property
+    def prompts(self) -> bool:
+        """Return whether its answer is a defense prompt, clicked by the defender."""
+        return self.interactions > 1
 
-def _attack(spec: CommandSpec, scene: Scene, rng: random.Random) -> Request:
+
+def _attacker_and_target(scene: Scene, rng: random.Random) -> tuple[str, str]:
     names = scene.combatants
     attacker = names[scene.attacks % len(names)]
     scene.attacks += 1
-    target = rng.choice([n for n in names if n != attacker])
+    return attacker, rng.choice([n for n in names if n != attacker])
+
+
+def _attack(spec: CommandSpec, scene: Scene, rng: random.Random) -> Request:
+    attacker, target = _attacker_and_target(scene, rng)
     # The GM plays every attacker, out of turn: forced, as GAME.md §10 lets the GM.
     return Request("attack", spec, {"target": target, "attacker": attacker, "force": True})
+
+
+def _attack_weapon(spec: CommandSpec, scene: Scene, rng: random.Random) -> Request:
+    attacker, target = _attacker_and_target(scene, rng)
+    values = {"target": target, "attacker": attacker, "force": True, "weapon": WEAPON.name}
+    return Request("attack weapon", spec, values)
+
+
+def _use_power(spec: CommandSpec, scene: Scene, rng: random.Random) -> Request:
+    user, target = _attacker_and_target(scene, rng)
+    values = {"power": POWER, "target": target, "combatant": user, "distance": 3, "force": True}
+    return Request("use power", spec, values)
 
 
 def _grit(spec: CommandSpec, scene: Scene, rng: random.Random) -> Request:
@@ -119,7 +145,9 @@ def _typed_combatant(spec: CommandSpec, scene: Scene, rng: random.Random) -> Req
 def kinds(catalogue: Catalogue) -> list[Kind]:
     """Return every kind the mix wants, with its share of interactions."""
     return [
-        Kind("attack", "attack", 0.20, _attack, interactions=2),
+        Kind("attack", "attack", 0.10, _attack, interactions=2),
+        Kind("attack weapon", "attack", 0.05, _attack_weapon, interactions=2),
+        Kind("use power", "use", 0.05, _use_power, interactions=2),
         Kind("grit damage", "grit damage", 0.15, _grit),
         Kind("init next", "init next", 0.10, _next, ephemeral_ok=True),
         Kind("power", "power", 0.10, catalogue.power),

@@ -385,7 +385,7 @@ async def burst(mix: Mix, opts: Options) -> dict[str, Any]:
             await asyncio.wait(futures, timeout=15)
             clicks = []
             for kind, record in records:
-                if kind.name == "attack" and record.callbacks:
+                if kind.prompts and record.callbacks:
                     click = defense_click(server, record, bare=False)
                     if click is not None:
                         clicks.append(click)

@@ -9,6 +9,7 @@ been restarted in the middle of many fights.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import sqlite3
 import time
@@ -18,12 +19,15 @@ from typing import Any
 
 from bot.rules import encounter as flow
 from bot.rules.encounter import NoHooks
-from bot.rules.models import Combatant, Encounter
+from bot.rules.models import Combatant, Encounter, KnownPower, Weapon
 from bot.sandbox.bare import schema_of
 from bot.sandbox.server import LoopbackDiscord
 from bot.sandbox.world import Channel
 
 FOES, PARTY = "Goblin", "Guard"
+# Every seeded combatant's loadout and power, for `/attack weapon:` and `/use power` [GAME.md §9].
+WEAPON = Weapon(name="Sword", damage="1d8+1")
+POWER, POWER_COMPONENTS = "Bolt", "damage:1d8 range:16"  # 25 PP: an Active of level 1
 STORED_AGO = 2 * 24 * 3600  # seeded encounters were last changed two days ago
 
 
@@ -56,12 +60,29 @@ def build_encounter(
 ) -> Encounter:
     """Return an encounter as `/init start`, `/init add` and the first `/init next` leave it."""
     encounter = Encounter(channel_id=channel_id, guild_id=guild_id, gm_id=gm_id, mode="fortune")
+    power = bolt()
     for name in combatant_names(combatants):
         side = "foes" if name.startswith(FOES) else "party"
-        combatant = Combatant(id=0, name=name, side=side, finesse=rng.randint(0, 5))
+        combatant = Combatant(
+            id=0,
+            name=name,
+            side=side,
+            finesse=rng.randint(0, 5),
+            items=[WEAPON],
+            powers=[power],
+        )
         flow.add_combatant(encounter, combatant, rng)
     flow.advance(encounter, rng, NoHooks())  # closes Declaration, rolls initiative
     return encounter
+
+
+@functools.cache
+def bolt() -> KnownPower:
+    """Return the Active every seeded combatant knows, priced as `/character power build` does."""
+    from bot.catalogue import load_catalogue
+    from bot.rules.powers import built_power
+
+    return built_power(load_catalogue(), POWER, "active", 1, POWER_COMPONENTS).power
 
 
 def seed_tracker(server: LoopbackDiscord, channel: Channel, encounter: Encounter) -> None:
