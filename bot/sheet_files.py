@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from bot.errors import BadInput
+from bot.i18n import L_, N_, Lazy
 from bot.rules.loadout import check_loadout
 from bot.rules.models import MAX_NAME_LENGTH, Character, Model, Sheet
 from bot.rules.names import clean_name
@@ -23,6 +24,20 @@ FORMAT = "tablehand-sheet"
 VERSION = 1
 MAX_FILE_BYTES = 64 * 1024  # a sheet is a few kilobytes; more is not one [bot]
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+# Pydantic's own words for what is wrong with a file, by its error type: the message ids
+# are pydantic's English, so English readers read what they always did and German ones
+# read German; a problem of another type is said as pydantic says it.
+PROBLEMS = {
+    "missing": N_("Field required"),
+    "json_invalid": N_("Invalid JSON: {error}"),
+    "literal_error": N_("Input should be {expected}"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_type": N_("Input should be a valid integer"),
+    "string_type": N_("Input should be a valid string"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+}
 
 
 class TravellingSheet(Sheet):
@@ -65,10 +80,10 @@ def read_sheet_file(content: bytes) -> dict[str, Any]:
             raise BadInput(
                 "That file is not a Tablehand sheet ({where}: {problem}).",
                 where=where,
-                problem=problem["msg"],
+                problem=_problem(problem),
             ) from None
         raise BadInput(
-            "That file is not a Tablehand sheet ({problem}).", problem=problem["msg"]
+            "That file is not a Tablehand sheet ({problem}).", problem=_problem(problem)
         ) from None
     sheet = loaded.sheet
     if sheet.grit > sheet.max_grit:
@@ -83,3 +98,11 @@ def read_sheet_file(content: bytes) -> dict[str, Any]:
     if not fields["name"]:
         raise BadInput("That sheet's name is empty.")
     return fields
+
+
+def _problem(problem: Any) -> str | Lazy:
+    """Return what pydantic found wrong, in the reader's language where the catalogue has it."""
+    message = PROBLEMS.get(problem["type"])
+    if message is None:
+        return str(problem["msg"])
+    return L_(message, **{k: str(v) for k, v in (problem.get("ctx") or {}).items()})

@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot import loadouts, options, sheet_files
 from bot.errors import BadInput, NotFound, RuleViolation
-from bot.i18n import N_, _, speaking
+from bot.i18n import N_, Lp_, _, p_, speaking
 from bot.i18n.commands import speak_for
 from bot.permissions import is_gm_here
 from bot.power_options import (
@@ -33,7 +33,7 @@ from bot.power_options import (
     trigger_choices,
 )
 from bot.power_requests import PowerRequest, PowerRequestButton, request_message
-from bot.render.characters import character_list, character_sheet
+from bot.render.characters import character_list, character_sheet, defense_text
 from bot.render.grit import grit_change_text
 from bot.render.known_powers import power_line, powers_embed
 from bot.render.loadout import loadout_reply, stowed_text
@@ -113,6 +113,15 @@ _INTEGER = re.compile(r"^[+-]?\d+$")
 # Parsing -------------------------------------------------------------------------------
 
 
+def form_key(name: str) -> str:
+    """Return a field's (or a choice's) word as the reader types it: `crit_range`, `kritbereich`.
+
+    It is the field's name among /character edit's choices, so the form and the refusals
+    use the words a German player picks there; the English name is always understood too.
+    """
+    return "_".join(p_("choice", name).casefold().split())
+
+
 def character_name(text: str) -> str:
     """Return a character's name, trimmed, or refuse an empty or overlong one."""
     name = clean_name(text)
@@ -150,22 +159,14 @@ def parse_field(field: str, text: str) -> Any:
             )
         return tags
     if field == "default_defense":
-        choices = get_args(DefaultDefense)
-        chosen = value.casefold().replace(" ", "_")
-        if chosen not in choices:
-            raise BadInput(
-                "default_defense is one of {choices}, not {value!r}.",
-                choices=", ".join(choices),
-                value=value,
-            )
-        return chosen
+        return parse_defense(value)
     low, high, clearable = NUMBER_FIELDS[field]
     if clearable and value.casefold() in CLEARED:
         return None
     if not _INTEGER.match(value) and clearable:
         raise BadInput(
             "{field} takes a whole number from {low} to {high} (or none), not {value!r}.",
-            field=field,
+            field=Lp_("choice", field),
             low=low,
             high=high,
             value=value,
@@ -173,7 +174,7 @@ def parse_field(field: str, text: str) -> Any:
     if not _INTEGER.match(value):
         raise BadInput(
             "{field} takes a whole number from {low} to {high}, not {value!r}.",
-            field=field,
+            field=Lp_("choice", field),
             low=low,
             high=high,
             value=value,
@@ -182,7 +183,7 @@ def parse_field(field: str, text: str) -> Any:
     if not low <= number <= high:
         raise BadInput(
             "{field} must be from {low} to {high} (got {number}).",
-            field=field,
+            field=Lp_("choice", field),
             low=low,
             high=high,
             number=number,
@@ -194,6 +195,21 @@ def parse_field(field: str, text: str) -> Any:
 FORM_BOXES = ("name", "physical", "finesse", "grit", "max_grit")
 NEW_SHEET_MORE = ("risk", "initiative_bonus", "mastery_rank")
 MORE_FIELDS = tuple(f for f in EDITABLE_FIELDS if f not in FORM_BOXES)
+
+
+def parse_defense(value: str) -> str:
+    """Read a default defense, by its English key or its name in the reader's language."""
+    choices = get_args(DefaultDefense)
+    typed = {form_key(choice): choice for choice in choices}
+    chosen = value.casefold().replace(" ", "_")
+    chosen = typed.get(chosen, chosen)
+    if chosen not in choices:
+        raise BadInput(
+            "default_defense is one of {choices}, not {value!r}.",
+            choices=", ".join(typed),
+            value=value,
+        )
+    return chosen
 
 
 def parse_grit(text: str, current_max: int | None) -> tuple[int, int]:
@@ -212,21 +228,31 @@ def parse_more(text: str, allowed: tuple[str, ...]) -> dict[str, Any]:
         if not entry.strip():
             continue
         key, colon, value = entry.partition(":")
-        field = "_".join(key.strip().casefold().split())
+        typed = "_".join(key.strip().casefold().split())
+        field = {form_key(f): f for f in allowed}.get(typed, typed)
         if not colon or field not in allowed:
             raise BadInput(
                 "Write each line as field: value, with a field of {fields}.",
-                fields=", ".join(allowed),
+                fields=", ".join(form_key(f) for f in allowed),
             )
         if field in values:
-            raise BadInput("{field} is given twice.", field=field)
+            raise BadInput("{field} is given twice.", field=form_key(field))
         values[field] = parse_field(field, value)
     return values
 
 
 def more_text(sheet: Stats, fields: tuple[str, ...]) -> str:
-    """Return the form's `field: value` lines for a sheet."""
-    return "\n".join(f"{field}: {shown(getattr(sheet, field))}" for field in fields)
+    """Return the form's `field: value` lines for a sheet, in the reader's words."""
+    return "\n".join(f"{form_key(f)}: {form_value(f, getattr(sheet, f))}" for f in fields)
+
+
+def form_value(field: str, value: Any) -> str:
+    """Return a field's value as the form shows it, in words the form reads back."""
+    if value is None or value == []:
+        return _("none")
+    if field == "default_defense":
+        return form_key(value)
+    return shown(value)
 
 
 def shown(value: Any) -> str:
@@ -238,17 +264,24 @@ def shown(value: Any) -> str:
     return str(value)
 
 
-def said(value: Any) -> str:
+def said(value: Any, field: str = "") -> str:
     """Return a field's value as a reply says it, in the reader's language."""
     if value is None or value == []:
         return _("none")
+    if field == "default_defense":
+        return defense_text(value)
     return shown(value)
 
 
 def change_line(field: str, before: Any, after: Any) -> str:
     """Return one changed field as a reply says it: "max grit 20 → 24"."""
     label = _(FIELD_LABELS[field]) if field in FIELD_LABELS else field
-    return _("{field} {before} → {after}", field=label, before=said(before), after=said(after))
+    return _(
+        "{field} {before} → {after}",
+        field=label,
+        before=said(before, field),
+        after=said(after, field),
+    )
 
 
 # The cog -------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from bot.power_options import (
     catalogue_power_choices,
     trigger_choices,
 )
+from bot.render.characters import defense_text
 from bot.render.known_powers import power_line, powers_embed
 from bot.render.loadout import loadout_reply, stowed_text
 from bot.render.npcs import npc_list, npc_sheet
@@ -142,6 +143,15 @@ async def require_template_gm(interaction: discord.Interaction) -> None:
 
 
 @app_commands.guild_only()
+def value_text(field: str, value: Any) -> str:
+    """Return a changed template value as a reply says it: "block" read, tags listed."""
+    if field == "default_defense":
+        return defense_text(value)
+    if isinstance(value, list):
+        return ", ".join(value) or _("none")
+    return str(value)
+
+
 class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates (GM)"):
     """Create, show, edit, list and delete the server's NPC templates and their loadouts."""
 
@@ -268,7 +278,7 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
             for field, value in changes.items():
                 setattr(template, field, value)
         listed = ", ".join(
-            _("{field} {value}", field=_(FIELD_LABELS.get(f, f)), value=value)
+            _("{field} {value}", field=_(FIELD_LABELS.get(f, f)), value=value_text(f, value))
             for f, value in changes.items()
         )
         await self._reply(

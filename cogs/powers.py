@@ -34,6 +34,7 @@ from bot.catalogue.pricing import CURVED_TYPES
 from bot.catalogue.views import entry_id
 from bot.errors import BadInput, NotFound
 from bot.i18n import L_, N_, Lazy, _
+from bot.i18n.commands import speak_for
 from bot.render.powers import (
     EntryPage,
     curve_embed,
@@ -174,6 +175,7 @@ class EntryPick(
         return cls(match["mode"], int(match["arg"]), list(item.options))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        speak_for(interaction)  # the pick's task speaks its user's language, as the pager's
         try:
             await self.pressed(interaction)
         except Exception as error:

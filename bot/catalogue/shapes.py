@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.i18n import Lazy
+
 KIND_LABELS = {
     "special": "Special",
     "movement": "Movement",
@@ -42,10 +44,12 @@ class TableRow(View):
 class LevelTableView(View):
     """A table ready for an embed: a header for the first column, the other columns, rows."""
 
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
     header: str
     columns: tuple[str, ...]
     rows: tuple[TableRow, ...]
-    note: str | None = None
+    note: str | Lazy | None = None  # the bot's own sentence is said in the reader's language
 
     def pages(self, rows_per_page: int = 8) -> tuple[LevelTableView, ...]:
         """Split the table into pages of at most `rows_per_page` rows."""

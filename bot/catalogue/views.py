@@ -43,6 +43,7 @@ from bot.catalogue.shapes import (
     View,
     range_label,
 )
+from bot.i18n import L_
 
 YES_NO = {True: "Yes", False: "No"}
 
@@ -214,7 +215,7 @@ def _movement_table(movement: MovementType) -> LevelTableView:
         header="Level",
         columns=tuple(row.label for row in movement.rows),
         rows=rows,
-        note=f"Cap: {movement.cap}. Movement has no PP curve.",
+        note=L_("Cap: {cap}. Movement has no PP curve.", cap=movement.cap),
     )
 
 

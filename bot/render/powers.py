@@ -194,7 +194,7 @@ def _listed(row: TableRow) -> str:
 
 def table_pages(table: LevelTableView) -> list[str]:
     """Split a table into field values of at most 1024 characters (and 16 rows) each."""
-    note = f"\n*{_escape(table.note)}*" if table.note else ""
+    note = f"\n*{_escape(str(table.note))}*" if table.note else ""
     grid = _grid(table)
     if grid is not None:
         head, lines = grid[0], grid[1:]

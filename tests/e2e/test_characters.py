@@ -274,7 +274,7 @@ async def test_editing_grit_in_a_fight_is_refused(table: SandboxTable) -> None:
     [
         ("physical", "-4", -4, "physical 0 → -4"),
         ("perception_m", "12", 12, "perception m none → 12"),
-        ("default_defense", "Break Away", "break_away", "default defense auto → break_away"),
+        ("default_defense", "Break Away", "break_away", "default defense auto → break away"),
         ("tags", "Fiend, Stealth", ["Fiend", "Stealth"], "tags none → Fiend, Stealth"),
         ("name", "Mira Vell", "Mira Vell", "name Mira → Mira Vell"),
     ],

@@ -231,7 +231,7 @@ async def test_maneuvers_follow_the_server(fast) -> None:
     covered = await alice.run("/deckung")
     assert covered.content == (
         "🛡 Mira geht in volle Deckung (eine Aktion, 1 übrig): Deckung 4 (+20) gegen "
-        "Fernangriffe, bis es angreift oder sich bewegt."
+        "Fernangriffe, bis Mira angreift oder sich bewegt."
     )
     used = await alice.run("/essenz nutzen name:Elixir art:tonic runden:2")
     assert (
@@ -249,17 +249,16 @@ async def test_haste_wait_and_hold_in_german(fast) -> None:
     await alice.run("/init join character:Mira finesse:3")
     hasted = await alice.run("/eile")
     assert hasted.content == (
-        "⚡ **Mira** eilt: der Finesse-Modus würfelt keine Initiative, also setzt Eile es statt +3 "
-        "an die Spitze der Reihenfolge von Runde 1; nur 1 Aktion in dieser Runde."
+        "⚡ **Mira** eilt: der Finesse-Modus würfelt keine Initiative, also bringt Eile statt +3 "
+        "den ersten Platz in der Reihenfolge von Runde 1; nur 1 Aktion in dieser Runde."
     )
     await gm.run("/init next")
     waited = await alice.run("/warten")
     assert unmentioned(waited.content).splitlines()[0] == (
-        "⏸ **Mira** wartet: Sein Zug wird übergangen, und es darf in dieser Runde jederzeit "
-        "/act nutzen."
+        "⏸ **Mira** wartet: Der Zug wird übergangen; /act geht in dieser Runde jederzeit."
     )
     held = await alice.run("/halten")
-    assert held.content.startswith("⏩ **Mira** hält bis in Runde 2: dann geht es zuerst")
+    assert held.content.startswith("⏩ **Mira** hält bis in Runde 2: dann zuerst an der Reihe")
 
 
 async def test_the_end_is_said_in_the_tables_language_whoever_ends_it(fast) -> None:

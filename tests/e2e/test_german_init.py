@@ -139,7 +139,7 @@ async def test_rules_refusals_and_private_replies_follow_the_reader(german) -> N
     await alice.run("/init weiter")  # the Goblin's turn
     early = await alice.run("/bewegen entfernung:2")
     assert unmentioned(early.content) == (
-        "Mira ist nicht am Zug, und sein Zug in dieser Runde ist vorbei; "
+        "Mira ist nicht am Zug und war in dieser Runde schon dran; "
         "die SL kann es erzwingen (erzwingen:true)."
     )
     listed = await alice.run("/effekt liste")

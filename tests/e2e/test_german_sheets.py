@@ -48,7 +48,8 @@ async def mira(fast: SandboxTable) -> SandboxTable:
     )
     assert created.ephemeral
     assert unmentioned(created.content) == (
-        "**Mira** ist erstellt. Er ist dein aktiver Charakter: /init join spielt ihn."
+        "**Mira** ist erstellt und jetzt dein aktiver Charakter; mit /init join trittst du "
+        "damit dem Kampf bei."
     )
     return fast
 
@@ -119,7 +120,7 @@ async def test_edits_and_their_refusals_are_german(mira) -> None:
     assert cleared.content == "**Mira**: Wahrnehmung (m) keine → 12."
     refused = await alice.run("/charakter bearbeiten feld:physical wert:abc")
     assert_error_reply(refused)
-    assert refused.content == "physical nimmt eine ganze Zahl von -50 bis 100, nicht 'abc'."
+    assert refused.content == "Physis nimmt eine ganze Zahl von -50 bis 100, nicht 'abc'."
     half = await alice.run("/charakter bearbeiten feld:risk")
     assert half.content == (
         "Gib feld und wert an, oder lass beide weg, um im Formular zu bearbeiten."
@@ -173,9 +174,9 @@ async def test_export_and_import_refusals_are_german(mira) -> None:
     for content, message in (
         (
             json.dumps({"format": "other", "version": 1, "sheet": {"name": "Vex"}}).encode(),
-            # pydantic's own words stay English: the file's fault, named where it is
+            # the file's fault, named where it is, in the reader's words (pydantic's type)
             "Diese Datei ist kein Tablehand-Charakterbogen "
-            "(format: Input should be 'tablehand-sheet').",
+            "(format: erwartet wird 'tablehand-sheet').",
         ),
         (
             sheet_file(grit=40, max_grit=20),
@@ -288,7 +289,8 @@ async def test_the_character_form_speaks_german(fast) -> None:
     again = await alice.run("/charakter erstellen")
     done = await alice.submit_modal(again, {"name": "Torv", "physical": "3", "more": "risk: 1"})
     assert unmentioned(done.content) == (
-        "**Torv** ist erstellt. Er ist dein aktiver Charakter: /init join spielt ihn."
+        "**Torv** ist erstellt und jetzt dein aktiver Charakter; mit /init join trittst du "
+        "damit dem Kampf bei."
     )
     editing = await alice.run("/charakter bearbeiten")
     assert editing.record.modal["title"] == "Torv bearbeiten"
