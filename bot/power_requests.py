@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Self
 import discord
 
 from bot.errors import BadInput
-from bot.i18n import _, speaking
+from bot.i18n import N_, _, speaking
 from bot.permissions import require_gm_here
 from bot.render.known_powers import power_line
 from bot.render.text import name_text
@@ -114,7 +114,7 @@ class PowerRequestButton(PersistentButton, template=r"th:overcurve:(?P<answer>al
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         bot: Tablehand = interaction.client  # type: ignore[assignment]
-        await require_gm_here(interaction, "allow a power over its curve")
+        await require_gm_here(interaction, N_("allow a power over its curve"))
         request = read_request(interaction.message)
         who = name_text(interaction.user.display_name)
         language = await channel_language(interaction)  # the channel reads it, whoever pressed
