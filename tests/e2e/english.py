@@ -21,6 +21,8 @@ ENGLISH_WORDS = (
     "the", "and", "is", "are", "you", "your", "has", "with", "this", "that", "turn",
     "round", "rolls", "takes", "damage", "attacks", "defends", "hits", "misses", "now",
     "no", "not", "to", "of", "on", "for", "until", "left", "next", "ends", "opens",
+    "none", "or", "only", "must", "cannot", "it", "its", "by", "from", "be", "here", "there",
+    "when", "which", "Level", "None", "Yes",
 )  # fmt: skip
 WORD = re.compile(r"\b(" + "|".join(ENGLISH_WORDS) + r")\b")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
