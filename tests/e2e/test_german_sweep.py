@@ -168,7 +168,7 @@ async def test_sheets_and_their_loadouts_read_german(make_table, tmp_path) -> No
         alice, '/charakter power bauen name:Fluch typ:active stufe:1 bausteine:"quatsch:3"'
     )
     over = (
-        '/charakter power bauen name:{} typ:active stufe:1 bausteine:"damage:9d8" over_curve:true'
+        '/charakter power bauen name:{} typ:active stufe:1 bausteine:"damage:9d8" über_kurve:true'
     )
     asked = await seen.run(alice, over.format("Glut"))
     await seen.click(asked, "Erlauben", "alice")  # only the GM allows
