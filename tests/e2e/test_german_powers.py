@@ -108,7 +108,7 @@ async def test_the_power_rules_refuse_in_the_askers_language(fight: SandboxTable
     )
     targeted = await alice.run("/nutzen power:Damage ziel:Goblin")
     assert (
-        targeted.content == "Damage ist ein Active Buff: Er nimmt kein Ziel und keine Entfernung."
+        targeted.content == "Damage ist ein Active Buff und nimmt kein Ziel und keine Entfernung."
     )
     no_essence = await alice.run("/essenz beenden")
     assert no_essence.ephemeral
