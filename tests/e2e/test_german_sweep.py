@@ -475,3 +475,26 @@ async def test_the_lookups_help_and_settings_read_german(make_table) -> None:
     srd += srd_texts(table.bot.catalogue)  # type: ignore[attr-defined]
     leaks = seen.leaks(*sorted(srd, key=len, reverse=True), *COMPONENTS)
     assert not leaks, "\n".join(leaks)
+
+
+async def test_an_ambush_and_a_power_read_german(make_table) -> None:
+    """Round zero of an ambush, or /use's refusals, reached a German reader in English."""
+    table = await german_table(make_table)
+    seen = Sweep(table)
+    gm, alice, bob = users(table, "gm", "alice", "bob")
+    await seen.run(gm, "/init starten modus:fortune hinterhalt:foes")
+    await seen.run(alice, "/init beitreten charakter:Mira physis:4 finesse:5")
+    await seen.run(bob, "/init beitreten charakter:Brom physis:3 finesse:4")
+    await seen.run(gm, "/init hinzufügen name:Goblin physis:3 finesse:2")
+    await seen.run(gm, "/init weiter")  # round zero: the Goblin's turn
+    await seen.run(alice, "/angriff ziel:Goblin erzwingen:true")  # only the GM forces
+    await seen.run(gm, "/angriff ziel:Goblin angreifer:Mira erzwingen:true")  # surprised
+    await seen.run(gm, "/init weiter")  # round 1
+    await seen.run(gm, "/init weiter")  # Mira's turn
+    await seen.run(alice, "/nutzen power:Nix")
+    await seen.run(alice, "/angriff ziel:Goblin")
+    asked = await seen.run(alice, "/init weiter")  # the attack is still open
+    await seen.click(asked, "Bestätigen", "alice")
+    await table.wait_idle()
+    leaks = seen.leaks("Nix")
+    assert not leaks, "\n".join(leaks)
