@@ -129,7 +129,9 @@ async def test_sheets_and_their_loadouts_read_german(make_table, tmp_path) -> No
     await seen.run(alice, "/charakter erstellen name:Mira")  # taken
     await seen.run(alice, "/charakter anzeigen")
     await seen.run(alice, "/charakter anzeigen name:Nobody")
-    await seen.run(alice, "/charakter anzeigen name:Mir")  # which one? Mira, or no guess
+    which = await seen.run(alice, "/charakter anzeigen name:Mir")  # which one? Mira
+    [menu] = [c for row in which.components for c in row["components"]]
+    seen.saw(await alice.select(which.message, [menu["options"][0]["value"]]))
     await seen.run(alice, "/charakter bearbeiten name:Mira feld:physical wert:5")
     await seen.run(alice, "/charakter bearbeiten name:Mira feld:physical wert:viel")
     await seen.run(alice, "/charakter bearbeiten name:Mira feld:crit_range wert:30")
