@@ -142,7 +142,6 @@ async def require_template_gm(interaction: discord.Interaction) -> None:
     )
 
 
-@app_commands.guild_only()
 def value_text(field: str, value: Any) -> str:
     """Return a changed template value as a reply says it: "block" read, tags listed."""
     if field == "default_defense":
@@ -152,6 +151,7 @@ def value_text(field: str, value: Any) -> str:
     return str(value)
 
 
+@app_commands.guild_only()
 class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates (GM)"):
     """Create, show, edit, list and delete the server's NPC templates and their loadouts."""
 
