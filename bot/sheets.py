@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import Ambiguous, NotFound, RuleViolation
-from bot.i18n import L_, N_, SOURCE, Lazy, _, has_translation, speaking
+from bot.i18n import L_, N_, Sentence, _
 from bot.render.text import name_list
 from bot.rules.models import Character, Combatant
 from bot.rules.names import clean_name, close_names, name_key
@@ -142,27 +142,6 @@ async def refuse_in_fight(store: Store, character: Character, doing: str) -> Non
                 channel=f"<#{channel_id}>",
             )
         )
-
-
-class Sentence(Lazy):
-    """A sentence with translated fragments in it, in one language (a `Phrase` with fields).
-
-    Each fragment is an English message id (empty: nothing); where the language spoken
-    has no translation of one, the whole sentence is said in English rather than mixed.
-    """
-
-    __slots__ = ("fragments",)
-
-    def __init__(self, message: str, fragments: dict[str, str], /, **fields: object) -> None:
-        super().__init__(message, fields)
-        self.fragments = fragments
-
-    def __str__(self) -> str:
-        if all(has_translation(f) for f in self.fragments.values() if f):
-            said = {slot: _(f) if f else "" for slot, f in self.fragments.items()}
-            return _(self.message, **said, **self.fields)
-        with speaking(SOURCE):
-            return _(self.message, **self.fragments, **self.fields)
 
 
 async def character_choices(

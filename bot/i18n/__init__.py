@@ -210,25 +210,34 @@ class Lazy:
         return f"L_({self.message!r})"
 
 
-class Phrase(Lazy):
-    """A sentence with a translated fragment in it ("Only the GM can {doing}."), in one language.
+class Sentence(Lazy):
+    """A sentence with translated fragments in it ("Only the GM can {doing}."), in one language.
 
-    The fragment is an English message id; where the language spoken has no translation
-    of it yet, the whole sentence is said in English rather than half in each.
+    Each fragment is an English message id (empty: nothing); where the language spoken has
+    no translation of one yet, the whole sentence is said in English rather than mixed.
     """
 
-    __slots__ = ("fragment", "slot")
+    __slots__ = ("fragments",)
 
-    def __init__(self, message: str, slot: str, fragment: str) -> None:
-        super().__init__(message, {})
-        self.slot = slot
-        self.fragment = fragment
+    def __init__(self, message: str, fragments: dict[str, str], /, **fields: Any) -> None:
+        super().__init__(message, fields)
+        self.fragments = fragments
 
     def __str__(self) -> str:
-        if not has_translation(self.fragment):
-            with speaking(SOURCE):
-                return _(self.message, **{self.slot: self.fragment})
-        return _(self.message, **{self.slot: _(self.fragment)})
+        if all(has_translation(f) for f in self.fragments.values() if f):
+            said = {slot: _(f) if f else "" for slot, f in self.fragments.items()}
+            return _(self.message, **said, **self.fields)
+        with speaking(SOURCE):
+            return _(self.message, **self.fragments, **self.fields)
+
+
+class Phrase(Sentence):
+    """A sentence with one translated fragment in it: `Phrase(message, slot, fragment)`."""
+
+    __slots__ = ()
+
+    def __init__(self, message: str, slot: str, fragment: str) -> None:
+        super().__init__(message, {slot: fragment})
 
 
 def L_(message: str, /, **fields: Any) -> Lazy:
