@@ -125,7 +125,10 @@ def test_the_sandbox_speaks_german_with_locale_de(tmp_path: Path) -> None:
 # defense by button, Grit, the end with its confirmation and log [issue 23].
 GERMAN_FIGHT: list[tuple[str, str]] = [
     (":as alice", "You are now alice."),
-    ("/charakter erstellen name:Mira physis:4 finesse:3", "ist erstellt und jetzt dein aktiver Charakter"),
+    (
+        "/charakter erstellen name:Mira physis:4 finesse:3",
+        "ist erstellt und jetzt dein aktiver Charakter",
+    ),
     ("/charakter waffe hinzufügen name:Langschwert schaden:1d8+2", "Mira trägt Langschwert"),
     (":as gm", "You are now gm."),
     ("/init starten modus:finesse", "Begegnung eröffnet — Modus Finesse"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.character_fields import EDITABLE_FIELDS, NAME_MAX, character_name, parse_field
 from bot.errors import BadInput
-from cogs.characters import EDITABLE_FIELDS, NAME_MAX, character_name, parse_field
 
 
 @pytest.mark.parametrize(
