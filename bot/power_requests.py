@@ -61,7 +61,8 @@ def request_embed(request: PowerRequest) -> discord.Embed:
             character=name_text(request.character),
         ),
         description=(
-            f"{asks}\n{power_line(power)}\n\n"
+            # Not "GM-allowed" yet: the line reads as the sheet will once a GM allows it.
+            f"{asks}\n{power_line(power.model_copy(update={'over_curve': False}))}\n\n"
             f"```json\n{request.model_dump_json(exclude_none=True)}\n```"
         ),
         colour=REQUEST_COLOUR,

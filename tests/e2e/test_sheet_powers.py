@@ -90,6 +90,9 @@ async def test_a_player_asks_the_gm_and_only_a_gm_allows_a_power_over_its_curve(
     assert not asked.ephemeral  # in the channel, for the GM to see
     assert asked.embed["title"] == "Over its curve: Hellfire for Mira"
     assert "12 PP over its curve" in asked.embed["description"]
+    # Asking is not allowing: the line shows the price against the curve, not "GM-allowed".
+    assert "**Hellfire** — Active L3 · 102 PP (curve 90) · custom\n" in asked.embed["description"]
+    assert "GM-allowed" not in asked.embed["description"]
     assert [b["label"] for b in asked.buttons] == ["Allow", "Refuse"]
     assert (await sheet(table, "alice", "Mira")).powers == []  # not before a GM allows it
     for player in (alice, bob):
@@ -101,6 +104,7 @@ async def test_a_player_asks_the_gm_and_only_a_gm_allows_a_power_over_its_curve(
     assert allowed.message is not None and allowed.message.buttons == []
     assert unmentioned(allowed.message.content).startswith(
         "Allowed by Game Master: **Mira** has a new power:\n**Hellfire** — Active L3 · 102 PP"
+        " (curve 90) · over curve, GM-allowed, custom\n"
     )
     (power,) = (await sheet(table, "alice", "Mira")).powers
     assert (power.name, power.pp, power.target_pp, power.over_curve) == (
