@@ -33,16 +33,20 @@ class Scheduler:
     def __len__(self) -> int:
         return len(self._tasks)
 
-    def schedule(self, name: Hashable, job: Job) -> None:
+    def schedule(self, name: Hashable, job: Job, *, due: float | None = None) -> None:
         """Run a job in the background under this name; a job already under it is kept."""
         if name in self._tasks:
             job.close()
             return
-        self._tasks[name] = asyncio.create_task(self._run(name, job), name=str(name))
+        task = asyncio.create_task(self._run(name, job, due), name=str(name))
+        # A task cancelled before it began never awaited its job: close it, so it is not
+        # reported as a coroutine never awaited (closing a finished one does nothing).
+        task.add_done_callback(lambda _: job.close())
+        self._tasks[name] = task
 
     def schedule_at(self, name: Hashable, due: float, job: Job) -> None:
         """Run a job when the clock reaches `due` (at once if it has passed)."""
-        self.schedule(name, self._later(due, job))
+        self.schedule(name, job, due=due)
 
     def cancel(self, name: Hashable) -> None:
         """Cancel the job of this name, unless it is the one running this call."""
@@ -60,16 +64,10 @@ class Scheduler:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    async def _later(self, due: float, job: Job) -> None:
+    async def _run(self, name: Hashable, job: Job, due: float | None) -> None:
         try:
-            await asyncio.sleep(max(0.0, due - self.clock()))
-        except asyncio.CancelledError:
-            job.close()
-            raise
-        await job
-
-    async def _run(self, name: Hashable, job: Job) -> None:
-        try:
+            if due is not None:
+                await asyncio.sleep(max(0.0, due - self.clock()))
             await job
         except asyncio.CancelledError:
             raise
