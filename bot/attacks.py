@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import BadInput, NotAllowed, NotFound
-from bot.i18n import L_, N_, Text, _, speaking
+from bot.i18n import L_, N_, Lazy, Lp_, Text, _, render, speaking
 from bot.render.attacks import (
     AUTO_NOTES,
     NO_CHOICE_NOTES,
@@ -67,12 +67,13 @@ if TYPE_CHECKING:
 
 CALLED_OFF = N_("That attack was called off: a combatant in it left the fight.")
 PROMPT_SEARCH = 100  # latest messages searched for a prompt the bot did not live to record
-DEFENSE_LABELS = {
-    **STRATEGY_NAMES,
-    "sacrifice": N_("Sacrifice +3"),
-    "resolve": N_("Resolve"),
-    "protect": N_("Protect"),
-    "support": N_("Support"),
+DEFENSE_LABELS: dict[str, Lazy] = {
+    **{key: L_(name) for key, name in STRATEGY_NAMES.items()},
+    "sacrifice": L_("Sacrifice +3"),
+    "resolve": L_("Resolve"),
+    # Buttons say what the helper does (German: a verb); the result's field names the help.
+    "protect": Lp_("defense button", "Protect"),
+    "support": Lp_("defense button", "Support"),
 }
 
 
@@ -583,7 +584,7 @@ class DefenseButton(
         }
         super().__init__(
             discord.ui.Button(
-                label=_(DEFENSE_LABELS[choice]),  # type: ignore[index]
+                label=render(DEFENSE_LABELS[choice]),
                 style=styles.get(choice, discord.ButtonStyle.primary),
                 custom_id=f"th:defend:{attack_id}:{choice}",
             )

@@ -236,3 +236,28 @@ async def test_the_defense_timeout_settles_in_the_tables_language(german) -> Non
         "Nahkampf · Blocken, als Standard nach 5 s ohne Antwort"
     )
     assert fields(resolved.embeds[0])["Ergebnis"] == "**11** gegen **6** — **Treffer**"
+
+
+async def test_the_helpers_buttons_say_what_they_do_and_the_result_names_the_help(
+    german,
+) -> None:
+    """A German prompt labelled its Support button with the noun ("Unterstützung") beside the
+    verb "Schützen" [issue 23]; the result's field is the noun."""
+    table = german
+    gm = table.user("gm", locale="de")
+    await gm.run("/init hinzufügen name:Ork physis:2")
+    script(
+        table, d20(10), d20(10), d20(3)
+    )  # the Goblin's attack; the Ork's matching support; the block
+    prompt = await gm.run("/angriff ziel:Mira angreifer:Goblin erzwingen:true")
+    assert [b["label"] for b in prompt.buttons] == [
+        "Blocken",
+        "Ausweichen",
+        "Lösen",
+        "Opfer +3",
+        "Unterstützen",
+    ]
+    supported = await gm.run("/unterstützen verbündeter:Goblin kämpfer:Ork")
+    assert not supported.ephemeral, supported.text
+    resolved = await prompt.click("Blocken", as_user="alice")
+    assert "Unterstützung" in fields(resolved.embed), resolved.embed
