@@ -307,13 +307,10 @@ class EndConfirm(ConfirmButton, template=confirm_template("end")):
                 "**The encounter is over** after round {round}. The whole fight's log is attached.",
                 round=ended.round,
             )
+            files = log_files(log, interaction.filesize_limit)
         if ended.tracker_message_id is not None:
             await bot.trackers.retire(table.channel_id, ended.tracker_message_id, retired)
-        final = Outbox(
-            public=[over, *standings],
-            embeds=summary,
-            files=log_files(log, interaction.filesize_limit),
-        )
+        final = Outbox(public=[over, *standings], embeds=summary, files=files)
         await final.answer(interaction, gm=False)  # split into as many messages as it takes
 
 
@@ -646,7 +643,7 @@ class Initiative(
                 rounds=rounds_text(min(rounds), encounter.round),
             )
             text = fight_log(rounds, heading=heading, written=discord.utils.utcnow())
-        files = log_files(text, interaction.filesize_limit)
+            files = log_files(text, interaction.filesize_limit)
         await interaction.response.send_message(
             _("The fight's log so far, up to round {round}.", round=encounter.round),
             files=files[:10],

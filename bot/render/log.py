@@ -14,10 +14,8 @@ from datetime import datetime
 
 import discord
 
-from bot.i18n import _
+from bot.i18n import _, p_
 from bot.rules.models import LogEntry
-
-FILE_NAME = "fight-log"
 
 
 def rounds_text(first: int, last: int) -> str:
@@ -67,11 +65,17 @@ def log_parts(text: str, limit: int) -> list[bytes]:
 
 
 def log_files(text: str, limit: int) -> list[discord.File]:
-    """Return the log as Markdown files within Discord's size limit: one, or numbered parts."""
+    """Return the log as Markdown files within Discord's size limit: one, or numbered parts.
+
+    Named in the language spoken now, like the text (the table's).
+    """
     parts = log_parts(text, limit)
     if len(parts) == 1:
-        return [discord.File(io.BytesIO(parts[0]), filename=f"{FILE_NAME}.md")]
+        return [discord.File(io.BytesIO(parts[0]), filename=p_("file name", "fight-log.md"))]
     return [
-        discord.File(io.BytesIO(part), filename=f"{FILE_NAME}-part-{n}-of-{len(parts)}.md")
+        discord.File(
+            io.BytesIO(part),
+            filename=p_("file name", "fight-log-part-{n}-of-{total}.md", n=n, total=len(parts)),
+        )
         for n, part in enumerate(parts, start=1)
     ]

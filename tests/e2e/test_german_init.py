@@ -162,7 +162,7 @@ async def test_the_gm_reads_the_log_so_far_in_the_tables_language(german) -> Non
     reply = await table.user("gm").run("/init protokoll")
     assert reply.ephemeral and reply.content == "Das Kampfprotokoll bis jetzt, bis Runde 1."
     [(name, text)] = files_of(table, reply).items()
-    assert name == "fight-log.md"
+    assert name == "kampfprotokoll.md"  # named in the table's language too
     lines = text.splitlines()
     assert lines[0] == "# Das Kampfprotokoll bis jetzt: Runde 1"
     assert lines[2].startswith("Geschrieben ") and lines[2].endswith(" UTC.")
