@@ -185,8 +185,10 @@ async def lost_updates(
     await server.wait_idle(quiet=1.5, timeout=30)
     after = await stored_grit(url)
     applied: dict[tuple[int, str], int] = {}
+    offered: dict[tuple[int, str], int] = {}
     unanswered = 0
     for channel, name, record in sent:
+        offered[(channel, name)] = offered.get((channel, name), 0) + 1
         if problem(server, record, kind) is None:
             applied[(channel, name)] = applied.get((channel, name), 0) + 1
         else:
@@ -198,6 +200,7 @@ async def lost_updates(
         "unanswered": unanswered,
         "lost": lost,
         "unreported": unreported,
+        "each_sent_stored_once": each_stored_once(before, after, offered),
         "offered_rate": rate,
         "sent_in_s": loop.time() - start,
     }
@@ -222,3 +225,16 @@ def lost_and_unreported(
         lost += max(0, told - dropped)
         unreported += max(0, dropped - told)
     return lost, unreported
+
+
+def each_stored_once(
+    before: dict[tuple[int, str], int],
+    after: dict[tuple[int, str], int],
+    offered: dict[tuple[int, str], int],
+) -> bool:
+    """Return whether every combatant lost exactly one Grit per `/grit damage` sent to it.
+
+    Then each command sent, answered in time or not, is in the store exactly once: none was
+    lost and none applied twice, and the lost-update check is exact even with late answers.
+    """
+    return all(grit - after.get(key, grit) == offered.get(key, 0) for key, grit in before.items())

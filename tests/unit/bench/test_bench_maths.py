@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bench.parts import highest_within, percentile
-from tests.bench.scale import damage_plan, lost_and_unreported
+from tests.bench.scale import damage_plan, each_stored_once, lost_and_unreported
 
 
 def test_percentile_is_the_nearest_rank() -> None:
@@ -44,3 +44,13 @@ def test_lost_updates_are_told_apart_from_changes_answered_too_late() -> None:
     after = {(1, "A"): 7, (1, "B"): 9, (2, "C"): 8}
     applied = {(1, "A"): 3, (1, "B"): 2, (2, "C"): 1}  # B: one told but not stored; C: one late
     assert lost_and_unreported(before, after, applied) == (1, 1)
+
+
+def test_each_command_sent_is_stored_once_whether_answered_or_not() -> None:
+    """Late answers made the lost-update check inexact even when every sent change was stored
+    exactly once; or a lost or doubled change passed as stored once."""
+    before = {(1, "A"): 10, (1, "B"): 10}
+    offered = {(1, "A"): 3, (1, "B"): 2}
+    assert each_stored_once(before, {(1, "A"): 7, (1, "B"): 8}, offered)
+    assert not each_stored_once(before, {(1, "A"): 7, (1, "B"): 9}, offered)  # one lost
+    assert not each_stored_once(before, {(1, "A"): 6, (1, "B"): 8}, offered)  # one twice
