@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import memprobe
 from bot.config import DISCORD_API_BASE, Settings, SettingsError
 from bot.errors import TablehandError
 
@@ -93,11 +94,14 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
-    async with bot:
-        try:
-            await bot.start(token)
-        except discord.LoginFailure:
-            raise SettingsError("Discord refused DISCORD_TOKEN; check the bot's token.") from None
+    with memprobe.watching():  # TABLEHAND_TRACEMALLOC: where the memory goes, on request
+        async with bot:
+            try:
+                await bot.start(token)
+            except discord.LoginFailure:
+                raise SettingsError(
+                    "Discord refused DISCORD_TOKEN; check the bot's token."
+                ) from None
 
 
 def run(settings: Settings) -> int:
