@@ -21,8 +21,9 @@ import os
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -57,6 +58,10 @@ BUSY_TIMEOUT_MS = 5000
 # combatants with a weapon and a power): the channels in play now; one played less recently
 # is read from the file again, one thread round trip.
 ENCOUNTER_CACHE_SIZE = 256
+# Channel blocks open at once (PostgreSQL's block pool bounds its own the same way). Each
+# holds its encounter parsed (~60 KiB for 10 combatants); past this, commands of other
+# channels wait in line before they load anything, so a burst costs queue, not memory.
+OPEN_BLOCKS = 16
 T = TypeVar("T")
 Statement = tuple[str, tuple]
 
@@ -81,6 +86,7 @@ class SQLiteStore(Store):
         # after each commit, dropped whenever anything else writes. It saves a thread round
         # trip per load; the version check on commit would still catch a stale entry.
         self._committed: OrderedDict[int, tuple[str | None, int]] = OrderedDict()
+        self._open_blocks = asyncio.Semaphore(OPEN_BLOCKS)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -172,6 +178,11 @@ class SQLiteStore(Store):
             return await self._call(_run_transaction, self.conn, guards or [], statements)
 
     # Channels
+    @asynccontextmanager
+    async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
+        async with self._open_blocks:
+            yield None  # the in-process channel lock is the whole lock: one process per file
+
     async def _load(
         self, channel_id: int, *, locked: bool = True, transaction: object = None
     ) -> LoadedChannel:

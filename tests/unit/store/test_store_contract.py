@@ -29,7 +29,7 @@ from bot.store import (
     StoreConflict,
 )
 from bot.store.migrations import LATEST_VERSION
-from bot.store.sqlite import DatabaseInUse
+from bot.store.sqlite import OPEN_BLOCKS, DatabaseInUse
 from tests.postgres import fresh_database
 
 CHANNEL = 1001
@@ -361,6 +361,34 @@ async def test_the_encounter_cache_follows_every_commit_and_rollback(tmp_path: P
         loaded = await reopened._load(CHANNEL)
         assert (loaded.encounter_json, loaded.version) == (cached, version) == (cached, 2)
         assert Encounter.model_validate_json(cached).round == 3
+
+
+async def test_a_burst_of_channels_opens_at_most_open_blocks_and_loses_none(
+    tmp_path: Path,
+) -> None:
+    """A burst over many channels held every one's encounter parsed at once, or dropped one."""
+    channels = [CHANNEL + n for n in range(OPEN_BLOCKS + 4)]
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        for channel_id in channels:
+            await start_encounter(store, channel_id)
+        inside: list[int] = []
+        release = asyncio.Event()
+
+        async def command(channel_id: int) -> None:
+            async with store.channel(channel_id) as state:
+                inside.append(channel_id)
+                await release.wait()
+                state.require_encounter().round = 2
+
+        tasks = [asyncio.create_task(command(c)) for c in channels]
+        for _ in range(20):  # every task has had its turns: the first OPEN_BLOCKS are in
+            await asyncio.sleep(0)
+        assert inside == channels[:OPEN_BLOCKS]
+        release.set()
+        await asyncio.gather(*tasks)
+        assert sorted(inside) == channels
+        for channel_id in channels:
+            assert (await store.peek(channel_id)).round == 2
 
 
 async def test_a_failure_half_way_through_a_commit_writes_nothing(tmp_path: Path) -> None:
