@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import discord
 
@@ -55,17 +55,18 @@ class TrackerContent:
 Render = Callable[[Encounter], TrackerContent]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Channel:
+    # Kept for every channel that ever had a tracker (1,000 fights: 1,000 of these), so
+    # slots, and no idle Event or finished task: its running task, if any, is the edit.
     dirty: bool = False
     check_pins: bool = False
     last_edit: float = float("-inf")
-    task: asyncio.Task[None] | None = None
+    task: asyncio.Task[None] | None = None  # the running edit loop; None when idle
     edits: int = 0
     failures: int = 0
     unpinned: int | None = None  # our tracker whose pin Discord failed: the next update pins it
     shown: tuple[int, str] | None = None  # (message id, what it shows) as last sent
-    idle: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Trackers:
@@ -89,15 +90,13 @@ class Trackers:
         channel = self._channels.get(channel_id)
         if channel is None:
             channel = self._channels[channel_id] = _Channel()
-            channel.idle.set()
         return channel
 
     def touch(self, channel_id: int) -> None:
         """Schedule an edit of the channel's tracker to the stored state."""
         channel = self._channel(channel_id)
         channel.dirty = True
-        if channel.task is None or channel.task.done():
-            channel.idle.clear()
+        if channel.task is None or channel.task.done():  # done: cancelled before it ran
             channel.task = asyncio.create_task(
                 self._run(channel_id, channel), name=f"tracker-{channel_id}"
             )
@@ -116,15 +115,17 @@ class Trackers:
             [self._channel(channel_id)] if channel_id is not None else list(self._channels.values())
         )
         for channel in channels:
-            await channel.idle.wait()
+            if channel.task is not None:
+                await asyncio.wait([channel.task])
 
     async def close(self) -> None:
         """Cancel pending edits (on shutdown; the next start reconciles)."""
         for channel in self._channels.values():
-            if channel.task is not None:
-                channel.task.cancel()
+            task = channel.task
+            if task is not None:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await channel.task
+                    await task
 
     async def reconcile(self, since: float, guild_ids: set[int] | None = None) -> int:
         """Bring the trackers of encounters changed since `since` back to the stored state.
@@ -178,7 +179,7 @@ class Trackers:
         except Exception:
             log.exception("tracker task for channel %s stopped", channel_id)
         finally:
-            channel.idle.set()
+            channel.task = None  # idle: the next touch starts a new loop
 
     async def _update(self, channel_id: int, channel: _Channel) -> None:
         # The committed state, read without the channel's lock: commands never queue behind

@@ -57,3 +57,26 @@ async def test_a_dropped_connection_is_retried_and_the_last_state_lands(
     assert discord_.edits == ["round 4"]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert any("connection: ServerDisconnectedError" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_idle_channel_keeps_no_task_and_a_new_change_starts_one() -> None:
+    """A channel whose tracker was up to date still held its finished edit task (1,000 fights)."""
+    store = MemoryStore()
+    channels = range(CHANNEL, CHANNEL + 3)
+    for channel_id in channels:
+        async with store.channel(channel_id) as state:
+            state.encounter = Encounter(channel_id=channel_id, gm_id=1, tracker_message_id=99)
+    discord_ = StandInDiscord(drops=0)
+    trackers = Trackers(discord_, store, render, interval=0.01)  # type: ignore[arg-type]
+    for channel_id in channels:
+        trackers.touch(channel_id)
+    await trackers.settled()
+    assert [trackers._channel(c).task for c in channels] == [None, None, None]
+    assert discord_.edits == ["round 1"] * 3
+    async with store.channel(CHANNEL) as state:
+        state.require_encounter().round = 2
+    trackers.touch(CHANNEL)
+    assert trackers._channel(CHANNEL).task is not None
+    await trackers.settled(CHANNEL)
+    assert discord_.edits == ["round 1"] * 3 + ["round 2"]
+    assert trackers._channel(CHANNEL).task is None
