@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 import random
+import re
 import shutil
 import sqlite3
 import statistics
@@ -502,6 +503,7 @@ async def memory(mix: Mix, opts: Options) -> dict[str, Any]:
                 )
             )
             peak = peak_rss_mb(proc.pid)
+            at_end = _rss_mb(proc.pid)  # beside the peak: what stays held, what was a burst
         finally:
             await proc.stop()
             remove_db(db)
@@ -513,7 +515,18 @@ async def memory(mix: Mix, opts: Options) -> dict[str, Any]:
         "trackers_edited": edited,
         "rss_after_start_mb": at_start,
         "peak_rss_mb": peak,
+        "rss_at_end_mb": at_end,
     }
+
+
+def _rss_mb(pid: int) -> float | None:
+    """Return a process's resident set size now (VmRSS) in MB, or None off Linux."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+    return int(found.group(1)) / 1024 if found else None
 
 
 # Start-up with many stored encounters ---------------------------------------------------

@@ -336,7 +336,8 @@ def markdown(results: dict[str, Any]) -> str:
             f"touched with one /init next ({m.get('answered')}/{m.get('touched')} answered, "
             f"{m.get('trackers_edited')} trackers edited): peak RSS "
             f"{_num(m.get('peak_rss_mb'), ' MB')} (after start-up "
-            f"{_num(m.get('rss_after_start_mb'), ' MB')}).",
+            f"{_num(m.get('rss_after_start_mb'), ' MB')}, once the trackers settled "
+            f"{_num(m.get('rss_at_end_mb'), ' MB')}).",
         ]
     if "startup" in results:
         lines += [
