@@ -59,9 +59,11 @@ BUSY_TIMEOUT_MS = 5000
 # is read from the file again, one thread round trip.
 ENCOUNTER_CACHE_SIZE = 256
 # Channel blocks open at once (PostgreSQL's block pool bounds its own the same way). Each
-# holds its encounter parsed (~60 KiB for 10 combatants); past this, commands of other
-# channels wait in line before they load anything, so a burst costs queue, not memory.
-OPEN_BLOCKS = 16
+# holds its encounter parsed (~40 KiB for 10 combatants) and its text; past this, commands
+# of other channels wait in line before they load anything, so a burst costs queue, not
+# memory. An attack's prompt holds its block across a REST call (~40 a second at 200/s,
+# a few hundred ms each on Discord): room for those with a margin.
+OPEN_BLOCKS = 32
 T = TypeVar("T")
 Statement = tuple[str, tuple]
 
