@@ -204,7 +204,7 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             target: Combatant | None = None
             if combatant:
                 target = table.find(combatant)
-                near = None if encounter is None else table.near(combatant)
+                near = None if target is not None or encounter is None else table.near(combatant)
             elif encounter is not None and any(
                 controls(table.caller, c) for c in encounter.combatants
             ):
@@ -270,9 +270,8 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                 value, roll = roll_amount(amount, rng)
                 _rolled(table, roll, target)
                 table.change_grit(target, **{kind: value})
+                return
             near = None if table.state.encounter is None else table.near(name)
-        if target is not None:
-            return
 
         def write(character: Character) -> tuple[GritChange, ExpressionRoll | None]:
             value, roll = roll_amount(amount, rng)
@@ -310,9 +309,8 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
                 table.require(target, "act")
                 within(target)
                 table.change_grit(target, set_to=value, max_grit=max)
+                return
             near = None if table.state.encounter is None else table.near(combatant)
-        if target is not None:
-            return
 
         def write(character: Character) -> tuple[GritChange, ExpressionRoll | None]:
             within(character)
