@@ -59,7 +59,7 @@ from bot.rules.loadout import armed_attack, find_weapon
 from bot.rules.models import Combatant, Encounter, PendingAttack
 from bot.rules.powers import power_reactions, use_reaction
 from bot.rules.reactions import ReactionKind, react, reaction_refusal
-from bot.table import Table, at_channel, at_table, mention_allowed
+from bot.table import Table, at_channel, at_table, encounter_language, mention_allowed
 from bot.views import PersistentButton, custom_ids
 
 if TYPE_CHECKING:
@@ -324,8 +324,10 @@ async def show_prompt(interaction: discord.Interaction, channel_id: int, prompt:
     answered in between (by /defend) is shown without buttons.
     """
     bot: Tablehand = interaction.client  # type: ignore[assignment]
-    async with at_channel(bot, channel_id) as table:
-        encounter = None if table.state.damaged else table.state.encounter
+    # Only the prompt's message id is written: the committed encounter is amended, not
+    # parsed again, and the tracker (which does not show it) is not refreshed for it.
+    async with bot.store.amend(channel_id) as amendment:
+        encounter = amendment.encounter
         pending = next(
             (
                 p
@@ -334,7 +336,8 @@ async def show_prompt(interaction: discord.Interaction, channel_id: int, prompt:
             ),
             None,
         )
-        with speaking(table.language):  # the channel reads it, whoever attacked
+        _, language = await encounter_language(bot, encounter)
+        with speaking(language):  # the channel reads it, whoever attacked
             buttons = {"view": prompt_view(prompt)} if pending is not None else {}
             shown = {
                 "content": prompt_content(prompt),
@@ -343,16 +346,24 @@ async def show_prompt(interaction: discord.Interaction, channel_id: int, prompt:
                 **buttons,
             }
         if interaction.response.is_done():  # an area power's second prompt, or after a result
-            message = await interaction.followup.send(**shown, wait=True)
-            if pending is not None:
-                pending.prompt_message_id = message.id
-            return
-        sent = await interaction.response.send_message(**shown)
-        if pending is not None:
+            message_id = (await interaction.followup.send(**shown, wait=True)).id
+        else:
+            sent = await interaction.response.send_message(**shown)
+            if pending is None:
+                return
             # The callback's answer names the message: no second call to ask for it.
-            pending.prompt_message_id = sent.message_id or (
-                (await interaction.original_response()).id
-            )
+            message_id = sent.message_id or (await interaction.original_response()).id
+        if encounter is not None and pending is not None:
+            amendment.replace(with_prompt_message(encounter, pending.id, message_id))
+
+
+def with_prompt_message(encounter: Encounter, attack_id: str, message_id: int) -> Encounter:
+    """Return a copy of the encounter whose attack names its prompt's message (it shares the rest)."""
+    attacks = [
+        p.model_copy(update={"prompt_message_id": message_id}) if p.id == attack_id else p
+        for p in encounter.pending_attacks
+    ]
+    return encounter.model_copy(update={"pending_attacks": attacks})
 
 
 def result_message(shown: Resolution) -> dict[str, Any]:

@@ -480,16 +480,23 @@ async def at_channel(bot: Tablehand, channel_id: int) -> AsyncIterator[Table]:
     # The caller is the bot itself, with no rights: whatever runs here checks none.
     async with bot.store.channel(channel_id) as state:
         encounter = None if state.damaged else state.encounter
-        guild_id = encounter.guild_id if encounter else None
-        settings = await bot.store.settings(guild_id)
-        guild = bot.get_guild(guild_id) if guild_id else None
-        language = server_language(settings.language, guild.preferred_locale if guild else None)
+        settings, language = await encounter_language(bot, encounter)
         caller = Caller(user_id=bot.user.id if bot.user else 0)
         table = Table(bot, None, caller, settings, state, language=language)
         before = table.moment
         yield table
         await table._finish(before)
     await _after_commit(table)
+
+
+async def encounter_language(
+    bot: Tablehand, encounter: Encounter | None
+) -> tuple[GuildSettings, str]:
+    """Return the settings of an encounter's server and what its channel speaks."""
+    guild_id = encounter.guild_id if encounter else None
+    settings = await bot.store.settings(guild_id)
+    guild = bot.get_guild(guild_id) if guild_id else None
+    return settings, server_language(settings.language, guild.preferred_locale if guild else None)
 
 
 async def _after_commit(table: Table) -> None:

@@ -389,6 +389,22 @@ class ChannelState:
         )
 
 
+class Amendment:
+    """A channel's committed encounter inside a `store.amend()` block, shared: never change it.
+
+    `replace` hands over the encounter that replaces it (a copy with the change, e.g. by
+    `model_copy(update=...)`), written when the block ends.
+    """
+
+    def __init__(self, encounter: Encounter | None) -> None:
+        self.encounter = encounter
+        self.replacement: Encounter | None = None
+
+    def replace(self, encounter: Encounter) -> None:
+        """Write this encounter instead of the committed one when the block ends."""
+        self.replacement = encounter
+
+
 def _characters_of(encounter: Encounter) -> set[int]:
     """Return the ids of the character sheets an encounter plays."""
     return {c.character_id for c in encounter.combatants if c.character_id is not None}
@@ -442,6 +458,43 @@ class Store(ABC):
             state.encounter_written = changes.write_encounter
             if changes.write_encounter:
                 self._keep_glimpse(channel_id, changes.encounter_json, state._encounter)
+
+    @asynccontextmanager
+    async def amend(self, channel_id: int) -> AsyncIterator[Amendment]:
+        """Hold the channel's lock over its committed encounter; write its replacement, if any.
+
+        For a small change after a block's commit (an attack prompt's message id): the
+        encounter is the one readers share (see `glimpse`), so no parse and no copy is
+        spent on it; `Amendment.replace` writes a changed copy in one transaction, under
+        the version check, and nothing if the block raised. A damaged encounter reads as
+        None. No tracker refresh follows: the caller changes nothing a tracker shows.
+        """
+        async with (
+            self._channel_locks.hold(channel_id),
+            self._channel_transaction(channel_id) as transaction,
+        ):
+            loaded = await self._load(channel_id, transaction=transaction)
+            current = self._parsed(channel_id, loaded.encounter_json)
+            amendment = Amendment(current)
+            yield amendment
+            replacement = amendment.replacement
+            if replacement is None or current is None:
+                return
+            encounter_json = replacement.model_dump_json()
+            playing = _characters_of(replacement)
+            changes = ChannelChanges(
+                channel_id=channel_id,
+                guild_id=replacement.guild_id,
+                encounter_json=encounter_json,
+                write_encounter=encounter_json != loaded.encounter_json,
+                version=loaded.version,
+                pending_attacks=bool(replacement.pending_attacks),
+                character_ids=sorted(playing),
+                released=sorted(_characters_of(current) - playing),
+            )
+            if changes.write_encounter:
+                await self._commit(changes, transaction=transaction)
+                self._keep_glimpse(channel_id, encounter_json, replacement)
 
     @asynccontextmanager
     async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
@@ -573,7 +626,10 @@ class Store(ABC):
         kept while its channel's committed text stays the same.
         """
         loaded = await self._load(channel_id, locked=False)
-        text = loaded.encounter_json
+        return self._parsed(channel_id, loaded.encounter_json)
+
+    def _parsed(self, channel_id: int, text: str | None) -> Encounter | None:
+        """Return a committed encounter's text parsed, kept for readers (None: none, or damaged)."""
         if text is None:
             self._glimpsed.pop(channel_id, None)
             return None
