@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import discord
@@ -27,8 +28,10 @@ _MASKED_LINK = re.compile(r"(?<!\\)\[(?=[^\[\]\n]*\]\()")  # the "[" of "[text](
 ROLL_TEXT_LIMIT = 1500  # characters of dice listed in a reply (Discord takes 2000 in all)
 
 
+@functools.lru_cache(maxsize=4096)
 def name_text(name: str) -> str:
     """Return a name someone typed as it shows: markdown escaped, so `[x](url)` is no link."""
+    # Cached: every tracker and reply escapes the same few names again (a regex each time).
     return discord.utils.escape_markdown(name)
 
 

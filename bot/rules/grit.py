@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal, Protocol
@@ -98,6 +99,7 @@ def shift_die(die: int, steps: int) -> int:
     return DIE_STEPS[min(DIE_STEPS.index(die) + steps, len(DIE_STEPS) - 1)]
 
 
+@functools.lru_cache(maxsize=1024)  # a few (Grit, shift) pairs, asked for every tracker line
 def core_die(grit: int, shift: int = 0) -> int | None:
     """Return the core die for Grit points after a situational shift, or None when Broken."""
     die = GRIT_TABLE[grit_level(grit)].die
