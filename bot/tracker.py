@@ -35,18 +35,39 @@ PIN_REASON = "Tablehand initiative tracker"
 TRACKER_BUTTONS = "th:tracker:"  # the custom_id of every tracker button starts so
 
 
-@dataclass(frozen=True)
 class TrackerContent:
-    """What the tracker message shows."""
+    """What the tracker message shows: an embed and its buttons.
 
-    embed: discord.Embed
-    view: discord.ui.View | None
+    The buttons may be given as what they show (a JSON-able description) and how to build
+    them: most refreshes find the tracker already showing this content, and building a
+    view of buttons cost more than the rest of the comparison.
+    """
+
+    def __init__(
+        self,
+        embed: discord.Embed,
+        view: discord.ui.View | None = None,
+        *,
+        buttons: tuple[object, Callable[[], discord.ui.View]] | None = None,
+    ) -> None:
+        self.embed = embed
+        self._view = view
+        self._buttons = buttons
+
+    @property
+    def view(self) -> discord.ui.View | None:
+        """Return the buttons, built on first use."""
+        if self._buttons is not None and self._view is None:
+            self._view = self._buttons[1]()
+        return self._view
 
     def fingerprint(self) -> str:
         """Return a digest of the content, to tell whether an edit would change anything."""
-        buttons = (
-            [] if self.view is None else [item.to_component_dict() for item in self.view.children]
-        )
+        if self._buttons is not None:
+            buttons: object = self._buttons[0]  # built or not: one content, one digest
+        else:
+            view = self._view
+            buttons = [] if view is None else [item.to_component_dict() for item in view.children]
         shown = json.dumps([self.embed.to_dict(), buttons], sort_keys=True, default=str)
         # Kept per channel until the next edit: a digest, not the 1.6 KB of text.
         return hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()

@@ -15,7 +15,7 @@ import re
 import discord
 
 from bot.errors import NotAllowed, RuleViolation
-from bot.i18n import N_, _, n_
+from bot.i18n import N_, _, n_, speaking, spoken
 from bot.permissions import controls
 from bot.render.fortune import hold_text, wait_text
 from bot.render.text import name_list, name_text
@@ -207,4 +207,13 @@ def tracker_view(encounter: Encounter) -> discord.ui.View:
 
 def render_tracker(encounter: Encounter) -> TrackerContent:
     """Render the pinned tracker message with its Next / Wait / Hold buttons."""
-    return TrackerContent(embed=tracker_embed(encounter), view=tracker_view(encounter))
+    # The buttons show their labels (in the language spoken now) and the moment they are
+    # for; they are built only if the tracker is to change.
+    language = spoken()
+    shown = ["tracker buttons", language, moment_of(encounter)]
+
+    def buttons() -> discord.ui.View:
+        with speaking(language):
+            return tracker_view(encounter)
+
+    return TrackerContent(tracker_embed(encounter), buttons=(shown, buttons))
