@@ -418,6 +418,11 @@ class _SeededRoller(d20.Roller):
         return target
 
 
+# One parser for every roll: d20 keeps the trees it parsed (it never changes one) per
+# Roller, and each roll makes its own Roller, so each parsed its text again.
+_TREES = d20.Roller()
+
+
 class _SeededStringifier(d20.MarkdownStringifier):
     # d20 looks stringifiers up by exact type, so the seeded classes are registered too.
     def __init__(self) -> None:
@@ -557,9 +562,7 @@ def _dice_groups(node: d20.Number) -> list[DiceGroup]:
     return groups
 
 
-def _read(
-    roller: _SeededRoller, expression: str, core: int | None
-) -> tuple[str, str, diceast.Node]:
+def _read(expression: str, core: int | None) -> tuple[str, str, diceast.Node]:
     typed = expression.strip()
     if not typed:
         raise DiceError("Give a dice expression, such as 1d20+3.")
@@ -575,7 +578,7 @@ def _read(
         )
     resolved = resolve_core(typed, core)
     try:
-        tree = roller.parse(resolved)
+        tree = _TREES.parse(resolved)
     except d20.RollSyntaxError as error:
         raise DiceError(_syntax_message(error)) from None
     except d20.RollError as error:
@@ -583,17 +586,15 @@ def _read(
     return typed, resolved, tree
 
 
-def _parse(
-    roller: _SeededRoller, expression: str, core: int | None
-) -> tuple[str, str, diceast.Node]:
-    typed, resolved, tree = _read(roller, expression, core)
+def _parse(expression: str, core: int | None) -> tuple[str, str, diceast.Node]:
+    typed, resolved, tree = _read(expression, core)
     _check_limits(tree)
     return typed, resolved, tree
 
 
 def worst_checks(expression: str, *, core: int | None = 20) -> int:
     """Return how many dice a readable expression's conditions could check, at worst."""
-    tree = _read(_SeededRoller(random.Random(0)), expression, core)[2]
+    tree = _read(expression, core)[2]
     dice = sum(node.num for node in _nodes(tree) if isinstance(node, diceast.Dice))
     return _worst_checks(tree, max(0, MAX_DICE - dice))[0]
 
@@ -601,7 +602,7 @@ def worst_checks(expression: str, *, core: int | None = 20) -> int:
 def check_expression(expression: str, *, core: int | None = 20) -> str:
     """Check a dice expression's syntax and limits without rolling; return it resolved."""
     # `core` stands in for the roller's die; checking before the roller is known uses d20.
-    return _parse(_SeededRoller(random.Random(0)), expression, core)[1]
+    return _parse(expression, core)[1]
 
 
 def split_label(text: str) -> tuple[str, str | None]:
@@ -632,7 +633,7 @@ def roll_expression(
     """Roll a free-form dice expression within the limits, `core` meaning the given die."""
     # Raises DiceError, with a message fit for the user, for anything malformed or too large.
     roller = _SeededRoller(rng)
-    typed, resolved, tree = _parse(roller, expression, core)  # limits checked before rolling
+    typed, resolved, tree = _parse(expression, core)  # limits checked before rolling
     try:
         result = roller.roll(tree, stringifier=_SeededStringifier())
         total = result.total
