@@ -221,6 +221,37 @@ async def test_only_channels_with_pending_attacks_are_listed(store: Store) -> No
     assert await store.pending_attack_channels() == []
 
 
+async def test_an_amendment_writes_its_replacement_and_leaves_the_shared_encounter_alone(
+    store: Store,
+) -> None:
+    """An amended encounter was not stored, or the encounter readers share was changed."""
+    await start_encounter(store)
+    shared = await store.glimpse(CHANNEL)
+    async with store.amend(CHANNEL) as amendment:
+        assert amendment.encounter is not None
+        amendment.replace(amendment.encounter.model_copy(update={"round": 3}))
+    assert shared is not None and shared.round == 1
+    async with store.channel(CHANNEL) as state:
+        assert state.require_encounter().round == 3
+    glimpsed = await store.glimpse(CHANNEL)
+    assert glimpsed is not None and glimpsed.round == 3
+
+
+async def test_an_amendment_that_raised_writes_nothing(store: Store) -> None:
+    """A block of store.amend that raised still wrote its replacement."""
+    await start_encounter(store)
+    with pytest.raises(RuntimeError):
+        async with store.amend(CHANNEL) as amendment:
+            assert amendment.encounter is not None
+            amendment.replace(amendment.encounter.model_copy(update={"round": 3}))
+            raise RuntimeError("the prompt could not be sent")
+    async with store.channel(CHANNEL) as state:
+        assert state.require_encounter().round == 1
+    async with store.amend(OTHER_CHANNEL) as amendment:
+        assert amendment.encounter is None  # no encounter there: nothing to amend
+    assert await store.encounter_channels() == [CHANNEL]
+
+
 # SQLite only: durability, migrations, damaged rows.
 
 
