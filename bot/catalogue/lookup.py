@@ -9,10 +9,12 @@ case-, accent- and punctuation-blind. The index is built once from the catalogue
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -64,6 +66,7 @@ MAX_ALTERNATIVES = 24  # a guess offers at most this many others
 _SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)[.)]?\s+(?=\D)")
 
 Kinds = str | Collection[str] | None
+_Ranks = tuple[int, int, int, tuple[int, int, str], int]  # how well a key holds the typed text
 KeyKind = Literal["name", "alias", "heading"]
 How = Literal["id", "exact", "alias", "heading", "prefix", "guess", "excluded"]
 
@@ -124,6 +127,11 @@ class _Index:
             at = self.haystack.find(text, self.starts[row + 1])
         return found
 
+    @functools.cached_property
+    def sieve(self) -> _Sieve:
+        """Return the fuzzy texts' sieve, built on the first fuzzy look-up."""
+        return _Sieve.of(self.fuzzy_texts)
+
     def prefixed(self, text: str) -> list[tuple[str, int]]:
         """Return the (key, owner) pairs whose key starts with the text."""
         start = bisect_left(self.sorted_texts, text)
@@ -134,6 +142,123 @@ class _Index:
                 break
             found.append((key, self.sorted_owners[at]))
         return found
+
+
+@dataclass(frozen=True)
+class _Sieve:
+    """Which fuzzy texts could score a cutoff under WRatio, from their letters alone.
+
+    WRatio (`rapidfuzz.fuzz.WRatio`, about 3 µs a text) is the most of an autocomplete's
+    work. Every score it combines compares the query, or a part or a reordering of it, with
+    a part or a reordering of the text, as 200·LCS/(a + b); a common subsequence is at most
+    the letters the two share, counted with repeats (M). So with n = len(query) and
+    L = len(text), when neither shares a whole word with the other:
+    ratio and token sort ≤ 200·M/(n + L); token set ≤ 200·M/(n + M); the partial ratios
+    ≤ 200·M/(min(n, L) + M); WRatio scales these as it combines them (0.95, 0.9, 0.6).
+    A text whose bound misses the cutoff cannot score it: skipping it changes nothing.
+    A text sharing a word with the query, one repeating a word, and every text for a query
+    repeating a word (token set and partial token ratios dedupe words) are always scored.
+    """
+
+    lengths: dict[int, int]  # text length → the texts of that length (bits by position)
+    letters: dict[tuple[str, int], int]  # (letter, k) → the texts holding it k times or more
+    words: dict[str, int]  # word → the texts with that word
+    always: int  # texts that repeat a word
+    everything: int
+    size: int
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> _Sieve:
+        lengths: dict[int, list[int]] = {}
+        letters: dict[tuple[str, int], list[int]] = {}
+        words: dict[str, list[int]] = {}
+        always = []
+        for at, text in enumerate(texts):
+            lengths.setdefault(len(text), []).append(at)
+            for letter, count in Counter(text).items():
+                for k in range(1, count + 1):
+                    letters.setdefault((letter, k), []).append(at)
+            split = text.split()
+            if len(set(split)) < len(split):
+                always.append(at)
+            for word in split:
+                words.setdefault(word, []).append(at)
+        size = len(texts)
+        return cls(
+            {length: _mask(held, size) for length, held in lengths.items()},
+            {key: _mask(held, size) for key, held in letters.items()},
+            {word: _mask(held, size) for word, held in words.items()},
+            _mask(always, size),
+            (1 << size) - 1,
+            size,
+        )
+
+    def candidates(self, text: str, cutoff: float) -> list[int] | None:
+        """Return the positions of the texts that could score the cutoff (None: all of them)."""
+        split = text.split()
+        n = len(text)
+        if not split or len(set(split)) < len(split) or n > MAX_SIEVED_LENGTH:
+            return None
+        needs: dict[int, int] = {}  # shared letters needed → texts of the lengths needing them
+        for length, texts in self.lengths.items():
+            need = _letters_needed(n, length, cutoff)
+            if need is not None:
+                needs[need] = needs.get(need, 0) | texts
+        found = self.always
+        for word in split:
+            found |= self.words.get(word, 0)
+        if needs:
+            seen: Counter[str] = Counter()
+            held = [self.everything] + [0] * max(needs)  # held[k]: texts sharing ≥ k letters
+            for letter in text:
+                seen[letter] += 1
+                has = self.letters.get((letter, seen[letter]), 0)
+                if has:
+                    for k in range(len(held) - 1, 0, -1):
+                        held[k] |= held[k - 1] & has
+            for need, texts in needs.items():
+                found |= held[need] & texts
+        if found == self.everything:
+            return None
+        bits = bin(found)[:1:-1].encode().translate(_BITS)  # one byte per text: 0 or 1
+        return list(itertools.compress(range(self.size), bits))
+
+
+MAX_SIEVED_LENGTH = 64  # a longer query is scored against every text
+
+
+def _mask(positions: list[int], size: int) -> int:
+    """Return the positions as the bits of one int (bit i: position i)."""
+    if len(positions) < 16:  # few: set them one by one
+        return sum(1 << at for at in positions)
+    bits = bytearray(b"0" * size)
+    for at in positions:
+        bits[at] = 49  # "1"
+    return int(bits[::-1], 2)
+
+
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+@functools.lru_cache(maxsize=8192)
+def _letters_needed(n: int, length: int, cutoff: float) -> int | None:
+    """Return the fewest shared letters with which WRatio could reach the cutoff (None: never)."""
+    for shared in range(min(n, length) + 1):
+        if _wratio_bound(n, length, shared) >= cutoff - 1e-6:
+            return shared
+    return None
+
+
+def _wratio_bound(n: int, length: int, shared: int) -> float:
+    """Return the most WRatio can score for texts of these lengths sharing `shared` letters."""
+    if shared == 0:
+        return 0.0
+    whole = 200 * shared / (n + length)
+    longer, shorter = max(n, length), min(n, length)
+    if longer / shorter < 1.5:
+        return max(whole, 0.95 * 200 * shared / (n + shared))
+    scale = 0.9 if longer / shorter <= 8.0 else 0.6
+    return max(whole, scale * 200 * shared / (shorter + shared))
 
 
 @dataclass
@@ -195,7 +320,8 @@ class Lookup:
         )
         self._exclusions = exclusions(catalogue)
         self._indexes: dict[frozenset[str] | None, _Index] = {}
-        self._index(None)
+        self._choices: dict[int, Choice] = {}
+        _ = self._index(None).sieve  # built at start-up, not in a user's first autocomplete
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -257,7 +383,26 @@ class Lookup:
         text = normalise(query)
         if not text:
             return [self._choice(owner) for owner in index.browse[:limit]]
-        ranked: list[tuple[int, int, int, tuple[int, int, str], int]] = []
+        chosen: dict[int, None] = {}
+        for *_ranks, owner in self._by_position(text, index, limit):
+            chosen.setdefault(owner)
+            if len(chosen) >= limit:
+                break
+        if len(chosen) < limit:
+            for owner in self._fuzzy(text, index, SUGGEST_CUTOFF):
+                chosen.setdefault(owner)
+                if len(chosen) >= limit:
+                    break
+        return [self._choice(owner) for owner in chosen]
+
+    def _by_position(self, text: str, index: _Index, limit: int) -> list[_Ranks]:
+        """Rank the keys containing the text: starting with it, then at a word, then inside."""
+        starting = index.prefixed(text)
+        if len({owner for _, owner in starting}) >= limit:
+            # The choices all start with the text: the keys merely containing it rank
+            # after them, so they need not be found (a letter is in hundreds of keys).
+            return sorted((0, len(key), 0, self._rank[owner], owner) for key, owner in starting)
+        ranked: list[_Ranks] = []
         for row, position in index.containing(text):
             key, owner = index.texts[row], index.owners[row]
             if position == 0:
@@ -268,17 +413,7 @@ class Lookup:
                     (1 if word_start else 2, position, len(key), self._rank[owner], owner)
                 )
         ranked.sort()
-        chosen: dict[int, None] = {}
-        for *_ranks, owner in ranked:
-            chosen.setdefault(owner)
-            if len(chosen) >= limit:
-                break
-        if len(chosen) < limit:
-            for owner in self._fuzzy(text, index, SUGGEST_CUTOFF):
-                chosen.setdefault(owner)
-                if len(chosen) >= limit:
-                    break
-        return [self._choice(owner) for owner in chosen]
+        return ranked
 
     def see_also(self, entry: Entry) -> tuple[str, ...]:
         """Return the names of other entries with the same name ('Reaction: Armor'…)."""
@@ -315,21 +450,30 @@ class Lookup:
         # WRatio ties often (token matches); the closer plain ratio, then the kind, decides.
         if len(text) < FUZZY_MIN_LENGTH:
             return []
+        # Only texts that could score the cutoff, in their order: the same hits, ties alike.
+        positions = index.sieve.candidates(text, cutoff)
+        texts = (
+            index.fuzzy_texts if positions is None else [index.fuzzy_texts[at] for at in positions]
+        )
         hits = process.extract(
-            text, index.fuzzy_texts, scorer=fuzz.WRatio, limit=FUZZY_POOL, score_cutoff=cutoff
+            text, texts, scorer=fuzz.WRatio, limit=FUZZY_POOL, score_cutoff=cutoff
         )
         ranked = []
-        for choice, score, position in hits:
+        for choice, score, at in hits:
             adjusted = _shorter_penalty(text, choice, score) if penalise else score
             if adjusted >= cutoff:
-                owner = index.fuzzy_owners[position]
+                owner = index.fuzzy_owners[at if positions is None else positions[at]]
                 ranked.append((-adjusted, -fuzz.ratio(text, choice), self._rank[owner], owner))
         ranked.sort()
         return list(dict.fromkeys(owner for *_, owner in ranked))
 
     def _choice(self, owner: int) -> Choice:
-        entry = self._entries[owner]
-        return Choice(name=self._names[owner], value=entry_id(entry)[:MAX_CHOICE_LENGTH])
+        choice = self._choices.get(owner)
+        if choice is None:  # frozen: one per entry, shared by every answer
+            entry = self._entries[owner]
+            choice = Choice(name=self._names[owner], value=entry_id(entry)[:MAX_CHOICE_LENGTH])
+            self._choices[owner] = choice
+        return choice
 
     def _index(self, kinds: frozenset[str] | None) -> _Index:
         cached = self._indexes.get(kinds)

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from rapidfuzz import fuzz, process
 
-from bot.catalogue.lookup import MAX_CHOICE_LENGTH, MAX_CHOICES, Lookup, normalise
+from bot.catalogue.lookup import (
+    ALTERNATIVE_CUTOFF,
+    FIND_CUTOFF,
+    FUZZY_POOL,
+    HINT_CUTOFF,
+    MAX_CHOICE_LENGTH,
+    MAX_CHOICES,
+    SUGGEST_CUTOFF,
+    Lookup,
+    _wratio_bound,
+    normalise,
+)
 from bot.catalogue.models import CatalogueError, Heading, load_catalogue
 from bot.catalogue.shapes import KIND_LABELS
 from bot.catalogue.srd_source import SrdText
@@ -349,3 +362,73 @@ def test_the_one_scan_finds_parts_of_the_texts_themselves() -> None:
         for piece in (key, key[:2], key[-2:], key[1:-1] or key):
             found = dict(index.containing(piece))
             assert found[row] == key.find(piece)
+
+
+# The fuzzy sieve: skipping texts WRatio could not score changes no answer ------------
+
+CUTOFFS = (HINT_CUTOFF, SUGGEST_CUTOFF, ALTERNATIVE_CUTOFF, FIND_CUTOFF)
+_word = st.text(alphabet="abcdeilnorst", min_size=1, max_size=9)
+_phrase = st.lists(_word, min_size=1, max_size=4).map(" ".join)
+
+
+def _shared(a: str, b: str) -> int:
+    ours, theirs = Counter(a), Counter(b)
+    return sum(min(count, theirs[letter]) for letter, count in ours.items())
+
+
+@given(query=_phrase, text=_phrase)
+def test_the_sieve_bound_is_never_below_wratio(query: str, text: str) -> None:
+    """The letters two texts share bound WRatio, unless a word is shared or repeated."""
+    words, others = query.split(), text.split()
+    assume(len(set(words)) == len(words) and len(set(others)) == len(others))
+    assume(not set(words) & set(others))
+    bound = _wratio_bound(len(query), len(text), _shared(query, text))
+    assert fuzz.WRatio(query, text) <= bound + 1e-6
+
+
+def _unsieved(lookup: Lookup, text: str, cutoff: float) -> list[tuple[str, float, int]]:
+    index = lookup._index(None)
+    return process.extract(
+        text, index.fuzzy_texts, scorer=fuzz.WRatio, limit=FUZZY_POOL, score_cutoff=cutoff
+    )
+
+
+def _sieved(lookup: Lookup, text: str, cutoff: float) -> list[tuple[str, float, int]]:
+    index = lookup._index(None)
+    positions = index.sieve.candidates(text, cutoff)
+    texts = index.fuzzy_texts if positions is None else [index.fuzzy_texts[p] for p in positions]
+    hits = process.extract(text, texts, scorer=fuzz.WRatio, limit=FUZZY_POOL, score_cutoff=cutoff)
+    return [(t, s, at if positions is None else positions[at]) for t, s, at in hits]
+
+
+SIEVE_QUERIES = [
+    *("tel", "telep", "teleprot", "lacerat", "verfall", "prazision", "ruinn", "wallwalk"),
+    *("fire bolt", "bolt fire", "aoe aoe", "heal over time", "zzq", "a b c", "x x x x"),
+    *("damage reduktion", "shield of the", "stun stunned", "regeneratoin", "qwertyuiop"),
+    "teleport with an ally and then some more words to make it long " * 2,
+]
+
+
+@pytest.mark.parametrize("query", SIEVE_QUERIES)
+@pytest.mark.parametrize("cutoff", CUTOFFS)
+def test_the_sieve_keeps_every_fuzzy_hit_in_order(
+    lookup: Lookup, query: str, cutoff: float
+) -> None:
+    text = normalise(query)
+    assert _sieved(lookup, text, cutoff) == _unsieved(lookup, text, cutoff)
+
+
+@given(st.sampled_from(LOOKUP._index(None).fuzzy_texts), st.data())
+def test_the_sieve_keeps_every_hit_for_cut_and_mistyped_names(
+    key: str, data: st.DataObject
+) -> None:
+    """Prefixes, a dropped letter or two swapped: what players type, scored as before."""
+    cut = data.draw(st.integers(3, max(3, len(key))))
+    typed = list(key[:cut])
+    if len(typed) > 3 and data.draw(st.booleans()):
+        at = data.draw(st.integers(0, len(typed) - 2))
+        typed[at], typed[at + 1] = typed[at + 1], typed[at]
+    text = normalise("".join(typed))
+    assume(len(text) >= 3)
+    cutoff = data.draw(st.sampled_from(CUTOFFS))
+    assert _sieved(LOOKUP, text, cutoff) == _unsieved(LOOKUP, text, cutoff)
