@@ -36,7 +36,7 @@ COST_TABLE_X = range(1, 11)  # the SRD's Special cost tables run X = 1–10
 class Result(BaseModel):
     """Base for results: plain immutable data for the cog to render."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 def format_pp(value: float) -> str:

@@ -30,7 +30,7 @@ def range_label(first: int, last: int) -> str:
 class View(BaseModel):
     """Base for views: immutable data the cog renders."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class TableRow(View):

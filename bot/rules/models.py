@@ -52,7 +52,7 @@ MAX_POWER_NAME = 60  # as /pp design [bot]
 class Model(BaseModel):
     """Base for state models: validate on assignment so a bad write fails where it happens."""
 
-    model_config = ConfigDict(validate_assignment=True, extra="forbid")
+    model_config = ConfigDict(validate_assignment=True, extra="forbid", defer_build=True)
 
     def model_post_init(self, context: Any, /) -> None:
         """Forget which fields the input named: nothing reads it, and it was most of the memory."""

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 class Result(BaseModel):
     """Base for what a rule returns: immutable data the cogs render and the store may log."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Modifier(Result):
