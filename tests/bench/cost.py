@@ -70,6 +70,7 @@ class Meter:
         self.callgrind = callgrind
         self.workdir = workdir
         self._dumps = 0
+        self._counted = 0.0  # instructions in every dump so far
 
     @property
     def unit(self) -> str:
@@ -82,7 +83,11 @@ class Meter:
             await _callgrind_control("--zero", self.pid)
 
     async def read(self) -> float:
-        """Return the work since `start` (CPU: since the process began; take differences)."""
+        """Return the work since `start` (CPU: since the process began; take differences).
+
+        A callgrind dump holds what was counted since the previous one (each dump zeroes
+        the counters), so the dumps are added up.
+        """
         if not self.callgrind:
             return cpu_seconds(self.pid) or 0.0
         self._dumps += 1
@@ -94,7 +99,8 @@ class Meter:
                 text = max(new, key=lambda p: p.stat().st_mtime).read_text(errors="replace")
                 found = CALLGRIND_TOTALS.search(text)
                 if found:
-                    return float(found.group(1))
+                    self._counted += float(found.group(1))
+                    return self._counted
             await asyncio.sleep(0.1)
         raise RuntimeError("callgrind wrote no dump")
 
