@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import loadouts, options
+from bot.character_fields import FIELD_LABELS
 from bot.errors import BadInput, NotFound, RuleViolation
 from bot.i18n import N_, _
 from bot.permissions import is_gm_here, require_gm_here
@@ -59,20 +60,6 @@ if TYPE_CHECKING:
 
 MAX_TEMPLATES = 100  # per server [bot]
 NPC_HELP = "The NPC template"
-# A stat as /npc edit's reply names it ("max grit 24").
-FIELD_LABELS = {
-    "name": N_("name"),
-    "physical": N_("physical"),
-    "finesse": N_("finesse"),
-    "grit": N_("grit"),
-    "max_grit": N_("max grit"),
-    "risk": N_("risk"),
-    "crit_range": N_("crit range"),
-    "initiative_bonus": N_("initiative bonus"),
-    "default_defense": N_("default defense"),
-    "mastery_rank": N_("mastery rank"),
-    "tags": N_("tags"),
-}
 STATS_HELP = {
     "tags": "Comma-separated tags, e.g. Undead, Stealth (none clears them)",
     "default_defense": "Used when the defender does not choose in time",
