@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 P99_BUDGET_MS = 50.0  # the ceiling of the rate step, the shards and every stall
@@ -576,6 +577,16 @@ def _shards_section(s: dict[str, Any]) -> list[str]:
             f"| {name} | {r['interactions']} | {r['answered_per_s']:.1f} | {r['errors']} | "
             f"{_ms(lat['p50_ms'])} | {_ms(lat['p99_ms'])} | {_ms(lat['max_ms'])} |"
         )
+    for layout, name in (("one_process", "one process"), ("two_processes", "two processes")):
+        cores = (s.get(layout) or {}).get("cores")
+        if cores:
+            lines += [
+                "",
+                f"Cores kept busy over the run ({name}; the machine has {os.cpu_count()}): "
+                f"the bots {cores['bots']:.2f}, PostgreSQL {cores['postgres']:.2f}, the "
+                f"generator and loopback Discord {cores['generator_and_loopback']:.2f}, "
+                f"together {sum(cores.values()):.2f}.",
+            ]
     one, two = s.get("one_process"), s.get("two_processes")
     if one and two and one["latency"]["p99_ms"] and two["latency"]["p99_ms"]:
         lines += [

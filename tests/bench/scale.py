@@ -19,7 +19,7 @@ from bot.sandbox.harness import BotProcess
 from bot.sandbox.server import LoopbackDiscord
 from bot.sandbox.world import Channel
 from tests import postgres
-from tests.bench.load import run_load
+from tests.bench.load import cpu_seconds, run_load
 from tests.bench.mix import Mix, Request, Scene, dispatch, problem
 from tests.bench.world import STORED_AGO, build_encounter, combatant_names, seed_tracker
 
@@ -94,6 +94,7 @@ async def shards(mix: Mix, opts: Any, admin_url: str) -> dict[str, Any]:
                 for proc in procs:
                     await wait_settled(server, proc)
                 scenes = [Scene(c, combatant_names(opts.combatants)) for c in channels]
+                others = _cpu_of_others()
                 run = await run_load(
                     server,
                     scenes,
@@ -102,8 +103,10 @@ async def shards(mix: Mix, opts: Any, admin_url: str) -> dict[str, Any]:
                     rate=opts.shard_rate,
                     duration=opts.shard_duration,
                     warmup=opts.warmup,
+                    pids=[proc.pid for proc in procs],
                 )
                 summary = summarise_load(run, {})
+                summary["cores"] = _cores_used(run, others)
                 if layout == "two_processes":
                     summary["lost_updates"] = await lost_updates(
                         server, url, scenes, mix.synced(server), opts.shard_rate, opts.lost_s
@@ -114,6 +117,37 @@ async def shards(mix: Mix, opts: Any, admin_url: str) -> dict[str, Any]:
         summary["answered_per_s"] = summary["answered"] / max(summary["duration_s"], 1e-9)
         out[layout] = summary
     return out
+
+
+def _cpu_of_others() -> tuple[float, float, float]:
+    """Return (now, this process's CPU s, every PostgreSQL server process's CPU s)."""
+    return time.monotonic(), cpu_seconds(os.getpid()) or 0.0, _postgres_cpu()
+
+
+def _postgres_cpu() -> float:
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if (proc / "comm").read_text().strip() == "postgres":
+                total += cpu_seconds(int(proc.name)) or 0.0
+    return total
+
+
+def _cores_used(run: Any, before: tuple[float, float, float]) -> dict[str, float]:
+    """Cores each side kept busy over the run: the bots, PostgreSQL, the generator + loopback.
+
+    The machine has two: when the sum nears it, latency is queueing for a core.
+    """
+    at, bench, pg = before
+    now, bench_now, pg_now = _cpu_of_others()
+    wall = max(now - at, 1e-9)
+    return {
+        "bots": run.cpu_s / wall,
+        "postgres": (pg_now - pg) / wall,
+        "generator_and_loopback": (bench_now - bench) / wall,
+    }
 
 
 async def stored_grit(url: str) -> dict[tuple[int, str], int]:
