@@ -106,7 +106,7 @@ async def shards(mix: Mix, opts: Any, admin_url: str) -> dict[str, Any]:
                     pids=[proc.pid for proc in procs],
                 )
                 summary = summarise_load(run, {})
-                summary["cores"] = _cores_used(run, others)
+                summary["cores"] = cores_used(run.cpu_s, others, _cpu_of_others())
                 if layout == "two_processes":
                     summary["lost_updates"] = await lost_updates(
                         server, url, scenes, mix.synced(server), opts.shard_rate, opts.lost_s
@@ -135,16 +135,18 @@ def _postgres_cpu() -> float:
     return total
 
 
-def _cores_used(run: Any, before: tuple[float, float, float]) -> dict[str, float]:
+def cores_used(
+    bots_cpu_s: float, before: tuple[float, float, float], after: tuple[float, float, float]
+) -> dict[str, float]:
     """Cores each side kept busy over the run: the bots, PostgreSQL, the generator + loopback.
 
     The machine has two: when the sum nears it, latency is queueing for a core.
     """
     at, bench, pg = before
-    now, bench_now, pg_now = _cpu_of_others()
+    now, bench_now, pg_now = after
     wall = max(now - at, 1e-9)
     return {
-        "bots": run.cpu_s / wall,
+        "bots": bots_cpu_s / wall,
         "postgres": (pg_now - pg) / wall,
         "generator_and_loopback": (bench_now - bench) / wall,
     }

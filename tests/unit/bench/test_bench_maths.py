@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bench.parts import highest_within, percentile
-from tests.bench.scale import damage_plan, each_stored_once, lost_and_unreported
+from tests.bench.scale import cores_used, damage_plan, each_stored_once, lost_and_unreported
 
 
 def test_percentile_is_the_nearest_rank() -> None:
@@ -54,3 +54,14 @@ def test_each_command_sent_is_stored_once_whether_answered_or_not() -> None:
     assert each_stored_once(before, {(1, "A"): 7, (1, "B"): 8}, offered)
     assert not each_stored_once(before, {(1, "A"): 7, (1, "B"): 9}, offered)  # one lost
     assert not each_stored_once(before, {(1, "A"): 6, (1, "B"): 8}, offered)  # one twice
+
+
+def test_cores_used_are_cpu_seconds_over_the_wall_clock() -> None:
+    """A side's CPU was not divided by the run's wall time, or two sides were mixed up."""
+    before = (100.0, 5.0, 2.0)  # (monotonic s, bench process CPU s, PostgreSQL CPU s)
+    after = (120.0, 9.0, 12.0)
+    assert cores_used(30.0, before, after) == {
+        "bots": 1.5,
+        "postgres": 0.5,
+        "generator_and_loopback": 0.2,
+    }
