@@ -5,19 +5,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
 from typing import TYPE_CHECKING
 
-import discord
-
-from bot import memprobe
-from bot.config import DISCORD_API_BASE, Settings, SettingsError
-from bot.errors import TablehandError
-
 if TYPE_CHECKING:
     from bot.app import Tablehand
+    from bot.config import Settings
+
+# discord.py, pydantic and the bot are imported inside the functions, after `main` has
+# switched the collector off for the start-up (see there).
 
 log = logging.getLogger("tablehand")
 
@@ -55,6 +54,8 @@ def make_bot(settings: Settings) -> Tablehand:
 
 
 def _token(settings: Settings) -> str:
+    from bot.config import DISCORD_API_BASE, SettingsError
+
     if settings.discord_token is None:
         raise SettingsError("DISCORD_TOKEN is not set; `tablehand sandbox` runs without one.")
     if settings.api_base != DISCORD_API_BASE:
@@ -66,7 +67,10 @@ def _token(settings: Settings) -> str:
 
 async def sync(settings: Settings) -> str:
     """Register the command tree with Discord once (after an upgrade); return what was done."""
+    import discord
+
     from bot.app import Tablehand
+    from bot.config import SettingsError
     from bot.store import MemoryStore
 
     token = _token(settings)
@@ -88,6 +92,11 @@ async def sync(settings: Settings) -> str:
 
 async def serve(settings: Settings) -> None:
     """Connect to Discord (or the configured loopback) and run until stopped."""
+    import discord
+
+    from bot import memprobe
+    from bot.config import SettingsError
+
     token = _token(settings)
     bot = make_bot(settings)
     # A process manager stops services with SIGTERM: close the bot as cleanly as on Ctrl-C.
@@ -106,6 +115,8 @@ async def serve(settings: Settings) -> None:
 
 def run(settings: Settings) -> int:
     """Run the bot until interrupted; start-up problems end in one line, not a traceback."""
+    from bot.errors import TablehandError
+
     configure_logging(settings)
     try:
         with contextlib.suppress(KeyboardInterrupt):
@@ -118,6 +129,8 @@ def run(settings: Settings) -> int:
 
 def sync_commands(settings: Settings) -> int:
     """Run `tablehand sync-commands`: one line saying what was synced, or why not."""
+    from bot.errors import TablehandError
+
     configure_logging(settings)
     try:
         done = asyncio.run(sync(settings))
@@ -129,6 +142,21 @@ def sync_commands(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Start-up builds some 150,000 objects that live as long as the process (modules,
+    # classes, the catalogue, the command tree) and next to no garbage: collecting while
+    # they are built walked them again and again (a tenth of a second and more). The bot
+    # freezes them once it is set up and switches the collector back on then
+    # (Tablehand.setup_hook); every other command switches it back on here.
+    gc.disable()
+    try:
+        return _main(argv)
+    finally:
+        gc.enable()
+
+
+def _main(argv: list[str] | None) -> int:
+    from bot.config import Settings, SettingsError
+
     parser = argparse.ArgumentParser(
         prog="tablehand",
         description="Tablehand: initiative, Grit and attacks for live table play on Discord.",
@@ -164,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tablehand: {error}", file=sys.stderr)
         return 2
     command = args.command or ("sandbox" if settings.sandbox else "run")
+    if command != "run":
+        gc.enable()
     if command == "sandbox":
         from bot.sandbox.terminal import run_sandbox
 

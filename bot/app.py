@@ -148,8 +148,10 @@ class Tablehand(commands.Bot):
         if self.freeze_heap:
             # What exists now (the catalogue, the cogs, discord.py's state) lives as long as
             # the process: out of the collector's sight, full collections stop walking it.
-            gc.collect()
+            # `python -m bot` built it with the collector off (bot.__main__.main): a full
+            # collection first would walk all of it to find next to no garbage.
             gc.freeze()
+            gc.enable()
         if self.sync_on_start:
             await self.sync_commands()
         await self.learn_command_ids()
