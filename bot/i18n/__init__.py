@@ -12,15 +12,18 @@ their language. `N_()` only marks a text for extraction (a constant translated w
 it is used).
 
 Catalogues are gettext `.po` files in `bot/locale/<lang>/LC_MESSAGES/tablehand.po`,
-compiled in memory when first needed (Babel's `read_po` / `write_mo`). This module
+compiled when first needed (Babel's `read_po` / `write_mo`) and the `.mo` kept beside it,
+named by the hash of the `.po` it was compiled from (`compile_catalogue`). This module
 imports only the standard library at import time, so `bot.rules` may use it and stay pure.
 """
 
 from __future__ import annotations
 
 import gettext
+import hashlib
 import io
 import logging
+import os
 import string
 from contextvars import ContextVar, Token
 from pathlib import Path
@@ -86,17 +89,53 @@ def catalogue_path(language: str) -> Path:
     return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def compile_catalogue(language: str) -> gettext.NullTranslations:
-    """Compile a language's `.po` in memory (fuzzy entries left out), as gettext reads a `.mo`."""
+def compiled_path(language: str, source: bytes) -> Path:
+    """Return where the `.mo` compiled from this `.po` text is kept (named by its hash)."""
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    return catalogue_path(language).with_name(f"{DOMAIN}-{digest}.mo")
+
+
+def compile_mo(language: str, source: bytes) -> bytes:
+    """Compile a language's `.po` text to a gettext `.mo` (fuzzy entries left out)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    with catalogue_path(language).open("rb") as source:
-        catalog = read_po(source, locale=language, domain=DOMAIN)
+    catalog = read_po(io.BytesIO(source), locale=language, domain=DOMAIN)
     compiled = io.BytesIO()
     write_mo(compiled, catalog, use_fuzzy=False)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    return compiled.getvalue()
+
+
+def compile_catalogue(language: str) -> gettext.NullTranslations:
+    """Read a language's catalogue as gettext does, compiled from its `.po` as it is now.
+
+    Compiling (Babel) takes a tenth of a second, every start: the `.mo` is kept beside the
+    `.po` under the hash of the `.po` text, so an edited `.po` is compiled again and a
+    stale `.mo` is never read. Where the directory is read-only, it is compiled each time.
+    """
+    source = catalogue_path(language).read_bytes()
+    compiled = compiled_path(language, source)
+    try:
+        data = compiled.read_bytes()
+    except OSError:
+        data = compile_mo(language, source)
+        _keep(compiled, data)
+    return gettext.GNUTranslations(io.BytesIO(data))
+
+
+def _keep(path: Path, data: bytes) -> None:
+    """Write a compiled catalogue, replacing any other of this language's (best effort)."""
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, path)  # whole or not at all, whoever else compiles at once
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        log.info("could not keep the compiled catalogue %s: %s", path.name, error)
+        return
+    for old in path.parent.glob(f"{DOMAIN}-*.mo"):
+        if old != path:
+            old.unlink(missing_ok=True)
 
 
 def translations(language: str) -> gettext.NullTranslations:

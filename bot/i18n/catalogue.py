@@ -24,6 +24,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import DOMAIN, LANGUAGES, SOURCE, catalogue_path, placeholders
+from bot.i18n.commands import COMMAND_CONTEXTS
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("bot", "cogs")
@@ -65,17 +66,6 @@ NOT_YET_WRAPPED = (
 # Of those, the cogs whose commands are translated all the same (names, descriptions,
 # options, choices: Discord's menus speak German while the replies are still English).
 COMMANDS_TRANSLATED: tuple[str, ...] = ()
-
-# The translator's contexts (discord.app_commands.TranslationContextLocation, by name).
-COMMAND_CONTEXTS = {
-    "command_name": "command name",
-    "command_description": "command description",
-    "group_name": "command name",
-    "group_description": "command description",
-    "parameter_name": "option name",
-    "parameter_description": "option description",
-    "choice_name": "choice",
-}
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,17 @@ import discord
 from discord import app_commands
 
 from bot.i18n import SOURCE, language_of, speak, translations
-from bot.i18n.catalogue import COMMAND_CONTEXTS
+
+# The translator's contexts (discord.app_commands.TranslationContextLocation, by name).
+COMMAND_CONTEXTS = {
+    "command_name": "command name",
+    "command_description": "command description",
+    "group_name": "command name",
+    "group_description": "command description",
+    "parameter_name": "option name",
+    "parameter_description": "option description",
+    "choice_name": "choice",
+}
 
 # Discord's rule for a slash command's name or option name, localizations included:
 # `^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`, lowercase where a letter has a lowercase
