@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import logging
 import pkgutil
 import random
@@ -33,6 +34,17 @@ from bot.turns import render_tracker
 from bot.views import answer_vanished_click
 
 log = logging.getLogger("tablehand")
+
+# Modules the bot imports on first use rather than at start-up, because importing them
+# builds something slow (d20 its parser: a tenth of a second). Once the bot is ready they
+# are imported in a thread, so that the first roll after a start does not wait either.
+WARM_UP = ("bot.rules.expressions",)
+
+
+def warm_up(modules: tuple[str, ...] = WARM_UP) -> None:
+    """Import what the bot left for first use (in a worker thread: see WARM_UP)."""
+    for name in modules:
+        importlib.import_module(name)
 
 
 def point_discord_at(api_base: str, gateway_url: str) -> None:
@@ -122,6 +134,7 @@ class Tablehand(commands.Bot):
         self.started_at = time.monotonic()
         self.ready_after: float | None = None
         self._reconcile: asyncio.Task[int] | None = None
+        self._warm_up: asyncio.Task[None] | None = None
         self.scheduler = Scheduler()  # timers: defense timeouts and other background work
         # The Specials the tracker keeps, and what they do at turn boundaries [GAME.md §7].
         self.book = SpecialBook(self.catalogue.specials.specials)
@@ -215,6 +228,7 @@ class Tablehand(commands.Bot):
                 len(self.guilds),
                 self.ready_after,
             )
+            self._warm_up = asyncio.create_task(asyncio.to_thread(warm_up), name="warm-up")
             if self.catches_up_per_shard:
                 return
             # Encounters load lazily; only their trackers are brought up to date, slowly.

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.errors import DiceError
-from bot.rules import dice
+from bot.rules import expressions
 from bot.rules.dice import (
     MAX_DIE_CHECKS,
     ExpressionRoll,
@@ -295,7 +295,7 @@ def test_the_count_while_rolling_stops_a_roll_the_bound_before_rolling_missed(
 ) -> None:
     """With the worst case under-counted, 11,000 checks were rolled instead of stopped."""
     # The context counts as d20 counts rolls: a second bound, should the first be wrong.
-    monkeypatch.setattr(dice, "_worst_checks", lambda tree, spare: (0, 0))
+    monkeypatch.setattr(expressions, "_worst_checks", lambda tree, spare: (0, 0))
     with pytest.raises(DiceError, match="need to check more than 10,000 dice") as caught:
         roll_expression("1000d1000" + "k>0" * 11, random.Random(0))
     assert "\n" not in caught.value.message

@@ -1,0 +1,51 @@
+"""Start-up imports only what answering needs; the rest waits for first use or the warm-up."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from tests.unit.test_purity import ROOT
+
+# Each of these builds something slow when imported (d20: its parser; Babel: only needed
+# to compile a catalogue, which start-up reads compiled).
+LEFT_FOR_LATER = ("d20", "lark", "babel")
+
+SET_UP = textwrap.dedent(
+    """
+    import asyncio, sys
+    from bot.app import Tablehand, warm_up
+    from bot.config import Settings
+    from bot.i18n import load_all
+    from bot.store import MemoryStore
+
+    async def set_up():
+        bot = Tablehand(Settings(), store=MemoryStore())
+        async with bot:
+            load_all()
+            for extension in bot.extension_names:
+                await bot.load_extension(extension)
+            print(loaded())
+        warm_up()  # as the bot does in a thread once ready
+        print(loaded())
+
+    def loaded():
+        return " ".join(sorted({n.split(".")[0] for n in sys.modules} & set(sys.argv[1:])))
+
+    asyncio.run(set_up())
+    """
+)
+
+
+def test_setting_the_bot_up_leaves_d20_and_babel_to_the_warm_up() -> None:
+    """Loading every cog and the catalogues imported d20, lark or Babel again; or the warm-up missed d20."""
+    done = subprocess.run(
+        [sys.executable, "-c", SET_UP, *LEFT_FOR_LATER],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.splitlines() == ["", "d20 lark"]
