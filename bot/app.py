@@ -228,13 +228,20 @@ class Tablehand(commands.Bot):
                 len(self.guilds),
                 self.ready_after,
             )
-            self._warm_up = asyncio.create_task(asyncio.to_thread(warm_up), name="warm-up")
+            self._warm_up = asyncio.create_task(self._warm(), name="warm-up")
             if self.catches_up_per_shard:
                 return
             # Encounters load lazily; only their trackers are brought up to date, slowly.
             self._reconcile = asyncio.create_task(
                 self.trackers.reconcile(time.time() - RECONCILE_WINDOW), name="tracker-reconcile"
             )
+
+    async def _warm(self) -> None:
+        """Run warm_up in a worker thread; a failure is logged (first use raises it again)."""
+        try:
+            await asyncio.to_thread(warm_up, WARM_UP)
+        except Exception:
+            log.exception("warming up %s failed", ", ".join(WARM_UP))
 
     async def close(self) -> None:
         try:

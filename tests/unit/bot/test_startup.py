@@ -49,3 +49,17 @@ def test_setting_the_bot_up_leaves_d20_and_babel_to_the_warm_up() -> None:
         check=True,
     )
     assert done.stdout.splitlines() == ["", "d20 lark"]
+
+
+async def test_a_failed_warm_up_is_logged_not_lost(monkeypatch, caplog) -> None:
+    """A module the warm-up could not import vanished into an unretrieved task exception."""
+    import bot.app as app
+    from bot.config import Settings
+    from bot.store import MemoryStore
+
+    monkeypatch.setattr(app, "WARM_UP", ("bot.no_such_module",))
+    bot = app.Tablehand(Settings(), store=MemoryStore())
+    await bot._warm()
+    assert [r.getMessage() for r in caplog.records if r.name == "tablehand"] == [
+        "warming up bot.no_such_module failed"
+    ]
