@@ -229,22 +229,29 @@ Handler = Callable[[_Request], Awaitable[web.Response]]
 class _Connection:
     ws: web.WebSocketResponse
     transport: asyncio.BaseTransport | None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[tuple[str, InteractionRecord | None] | None] = field(
+        default_factory=asyncio.Queue
+    )
     writer: asyncio.Task[None] | None = None
     session: _Session | None = None
 
-    def send(self, frame: dict[str, Any] | str) -> None:
-        self.queue.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
+    def send(self, frame: dict[str, Any] | str, record: InteractionRecord | None = None) -> None:
+        """Queue a frame; an interaction's record is stamped `sent` once it is written."""
+        self.queue.put_nowait((frame if isinstance(frame, str) else json.dumps(frame), record))
 
     async def write(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            frame = await self.queue.get()
-            if frame is None or self.ws.closed:
+            item = await self.queue.get()
+            if item is None or self.ws.closed:
                 return
+            frame, record = item
             try:
                 await self.ws.send_str(frame)
             except (ConnectionError, RuntimeError):
                 return
+            if record is not None:
+                record.sent = loop.time()
 
 
 @dataclass(eq=False)
@@ -256,13 +263,15 @@ class _Session:
     log: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=5000))
     conn: _Connection | None = None
 
-    def dispatch(self, event: str, data: dict[str, Any]) -> int:
+    def dispatch(
+        self, event: str, data: dict[str, Any], record: InteractionRecord | None = None
+    ) -> int:
         """Number and log the event; send it now if connected (else a RESUME replays it)."""
         self.seq += 1
         frame = json.dumps({"op": DISPATCH, "t": event, "s": self.seq, "d": data})
         self.log.append((self.seq, frame))
         if self.conn is not None:
-            self.conn.send(frame)
+            self.conn.send(frame, record)
         return self.seq
 
 
@@ -658,7 +667,14 @@ class LoopbackDiscord:
             },
         )
 
-    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
+    def dispatch(
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        intent: int | None = None,
+        record: InteractionRecord | None = None,
+    ) -> None:
         """Send a gateway event to the session of its guild's shard, if its intents ask for it."""
         guild_id = data.get("guild_id") if isinstance(data, dict) else None
         session = self._session_for(int(guild_id) if guild_id else None)
@@ -667,7 +683,7 @@ class LoopbackDiscord:
         if intent is not None and not session.intents & intent:
             return
         self.stats.dispatches += 1
-        session.dispatch(event, data)
+        session.dispatch(event, data, record)
 
     async def _close_connection(
         self, conn: _Connection, *, code: int, abrupt: bool = False
@@ -1341,10 +1357,10 @@ class LoopbackDiscord:
         self.interactions[interaction_id] = record
         self._by_token[token] = record
         if session_id is None:
-            self.dispatch("INTERACTION_CREATE", payload)
+            self.dispatch("INTERACTION_CREATE", payload, record=record)
         else:
             self.stats.dispatches += 1
-            self._sessions[session_id].dispatch("INTERACTION_CREATE", payload)
+            self._sessions[session_id].dispatch("INTERACTION_CREATE", payload, record)
         return record
 
     def _interaction_payload(
