@@ -269,7 +269,7 @@ class InteractionRecord:
     payload: dict[str, Any]
     label: str  # "/init start" or "button Next"
     created: float  # loop time when dispatched
-    sent: float | None = None  # loop time its INTERACTION_CREATE frame was written to the bot
+    sent: float | None = None  # loop time its INTERACTION_CREATE frame went to the bot's socket
     source_message_id: int | None = None  # components: the message clicked
     callbacks: list[Callback] = field(default_factory=list)
     original_message_id: int | None = None

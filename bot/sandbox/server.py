@@ -26,7 +26,7 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -227,31 +227,72 @@ Handler = Callable[[_Request], Awaitable[web.Response]]
 
 @dataclass(eq=False)
 class _Connection:
+    """One gateway websocket; frames are written as they are sent, in order."""
+
     ws: web.WebSocketResponse
     transport: asyncio.BaseTransport | None
-    queue: asyncio.Queue[tuple[str, InteractionRecord | None] | None] = field(
-        default_factory=asyncio.Queue
-    )
-    writer: asyncio.Task[None] | None = None
+    # Frames sent while an earlier write waits for the socket to drain (the bot not
+    # reading); they follow it in order. Otherwise nothing waits: no writer task.
+    pending: deque[tuple[str, InteractionRecord | None]] = field(default_factory=deque)
+    draining: asyncio.Task[None] | None = None
     session: _Session | None = None
+    closed: bool = False
 
     def send(self, frame: dict[str, Any] | str, record: InteractionRecord | None = None) -> None:
-        """Queue a frame; an interaction's record is stamped `sent` once it is written."""
-        self.queue.put_nowait((frame if isinstance(frame, str) else json.dumps(frame), record))
+        """Write a frame now (stamping an interaction's record `sent`), or after a drain."""
+        text = frame if isinstance(frame, str) else json.dumps(frame)
+        if self.closed or self.ws.closed:
+            return
+        if self.draining is not None:
+            self.pending.append((text, record))
+        else:
+            self._write(text, record)
 
-    async def write(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            item = await self.queue.get()
-            if item is None or self.ws.closed:
-                return
-            frame, record = item
-            try:
-                await self.ws.send_str(frame)
-            except (ConnectionError, RuntimeError):
-                return
-            if record is not None:
-                record.sent = loop.time()
+    def _write(self, text: str, record: InteractionRecord | None) -> None:
+        # aiohttp writes an uncompressed frame to the transport synchronously and only
+        # then may wait for the transport to drain: step its coroutine here rather than
+        # in a writer task, which cost the latency a loop iteration (0.1 ms at the median,
+        # milliseconds behind other work at p99).
+        if record is not None:  # handed to the socket now (the write may wake the bot first)
+            record.sent = asyncio.get_running_loop().time()
+        step = self.ws.send_str(text)
+        try:
+            blocked = step.send(None)
+        except StopIteration:
+            blocked = None
+        except (ConnectionError, RuntimeError):
+            self.close()
+            return
+        else:
+            self.draining = asyncio.get_running_loop().create_task(self._drain(step, blocked))
+
+    async def _drain(self, step: Coroutine[Any, Any, None], blocked: Any) -> None:
+        """Finish a write that waits for the transport, then write what queued behind it."""
+        try:
+            while True:
+                if blocked is None:
+                    await asyncio.sleep(0)
+                else:
+                    await blocked
+                try:
+                    blocked = step.send(None)
+                except StopIteration:
+                    break
+        except (ConnectionError, RuntimeError, asyncio.CancelledError):
+            step.close()
+            self.close()
+            return
+        finally:
+            self.draining = None
+        while self.pending and self.draining is None and not self.closed:
+            self._write(*self.pending.popleft())
+
+    def close(self) -> None:
+        """Write nothing more (the websocket closed or failed)."""
+        self.closed = True
+        self.pending.clear()
+        if self.draining is not None and self.draining is not asyncio.current_task():
+            self.draining.cancel()
 
 
 @dataclass(eq=False)
@@ -552,7 +593,6 @@ class LoopbackDiscord:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         conn = _Connection(ws, request.transport)
-        conn.writer = asyncio.create_task(conn.write(), name="loopback-gateway-writer")
         self._connections.add(conn)
         self.stats.connections += 1
         conn.send({"op": HELLO, "d": {"heartbeat_interval": int(self.heartbeat_interval * 1000)}})
@@ -566,9 +606,7 @@ class LoopbackDiscord:
             self._connections.discard(conn)
             if conn.session is not None and conn.session.conn is conn:
                 conn.session.conn = None
-            conn.queue.put_nowait(None)
-            with contextlib.suppress(asyncio.CancelledError):
-                await conn.writer
+            conn.close()
             self.changed()  # a session went away: waits on the live shards re-check
         return ws
 
@@ -695,7 +733,7 @@ class LoopbackDiscord:
         else:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await conn.ws.close(code=code, message=b"loopback: closed")
-        conn.queue.put_nowait(None)
+        conn.close()
 
     async def drop_gateway(self, *, code: int = 4000, abrupt: bool = False) -> None:
         """Drop the bot's websocket (close code 4000, or abruptly like a network loss: 1006).

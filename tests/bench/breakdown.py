@@ -6,7 +6,7 @@
 The same loopback Discord, generator and bare slash bot as `--parts slash`, with time
 stamps taken on both sides of the wire (both processes read the same monotonic clock):
 
-  server: dispatched (the latency's start) → frame on the socket (the server's writer task)
+  server: dispatched (the latency's start) → the frame written to the socket
   bot:    frame handed to discord.py's gateway → INTERACTION_CREATE parsed → the command
           tree's task runs → the callback request made (aiohttp) → its bytes on the socket
   server: first bytes of the request read → the handler stamps it (the latency's end)
@@ -114,11 +114,9 @@ def _bot_mode(out: str) -> int:
 # The bench process -------------------------------------------------------------------
 
 
-def _server_stamps(server: Any) -> dict[str, dict[str, float]]:
-    """Stamp, in this process, when each frame is written and each callback's bytes are read."""
+def _server_stamps() -> dict[str, dict[str, float]]:
+    """Stamp, in this process, when each callback request's first bytes are read."""
     from aiohttp import web_protocol
-
-    from bot.sandbox import server as loopback
 
     stamps: dict[str, dict[str, float]] = {}
     loop = asyncio.get_running_loop()
@@ -131,23 +129,12 @@ def _server_stamps(server: Any) -> dict[str, dict[str, float]]:
                 stamps.setdefault(found.group(1).decode(), {}).setdefault("read", loop.time())
         data_received(self, data)
 
-    send = loopback._Connection.send
-
-    def on_send(self: Any, frame: Any, record: Any = None) -> None:
-        send(self, frame, record)
-        if isinstance(frame, str) and '"INTERACTION_CREATE"' in frame:
-            found = re.search(r'"d": ?\{"id": ?"(\d+)"', frame)
-            if found:
-                stamps.setdefault(found.group(1), {})["queued"] = loop.time()
-
     web_protocol.RequestHandler.data_received = on_data  # type: ignore[method-assign]
-    loopback._Connection.send = on_send  # type: ignore[method-assign]
     return stamps
 
 
 STEPS = (
-    ("created", "queued", "server: payload built, JSON, queued for the writer"),
-    ("queued", "sent", "server: the writer task writes the frame"),
+    ("created", "sent", "server: payload built, JSON, the frame written"),
     ("sent", "frame", "wire + the bot's loop wakes, aiohttp reads the frame"),
     ("frame", "parsed", "bot: JSON parse, discord.py's gateway routing"),
     ("parsed", "task", "bot: Interaction built, the tree's task starts"),
@@ -198,7 +185,7 @@ async def _bench(args: argparse.Namespace) -> str:
     out.unlink(missing_ok=True)
     async with LoopbackDiscord(tables=args.channels + 1) as server:
         scenes = _scenes(server, args.channels, 10)
-        stamps = _server_stamps(server)
+        stamps = _server_stamps()
         proc = await BotProcess.start(
             server,
             args=("-m", "tests.bench.breakdown", "bot"),
