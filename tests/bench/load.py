@@ -17,6 +17,7 @@ import gc
 import json
 import random
 import re
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -146,6 +147,9 @@ class LoadRun:
     # quiet again: its tracker edits count) and the interactions it was spent on.
     cpu_s: float = 0.0
     cpu_interactions: int = 0
+    # The measuring side's own CPU time (this process: the loopback Discord and the
+    # generator) over the same span.
+    bench_cpu_s: float = 0.0
 
     @property
     def measured(self) -> list[Sample]:
@@ -164,6 +168,7 @@ class LoadRun:
         self.calls += other.calls
         self.cpu_s += other.cpu_s
         self.cpu_interactions += other.cpu_interactions
+        self.bench_cpu_s += other.bench_cpu_s
         for key, count in other.problems.items():
             self.problems[key] = self.problems.get(key, 0) + count
             self.problem_examples.setdefault(key, other.problem_examples[key])
@@ -188,7 +193,7 @@ async def run_load(
     dispatch until the bot has been quiet for a while after the last answer.
     """
     with paused_gc():
-        before = _cpu(pids)
+        before, bench_before = _cpu(pids), time.process_time()
         run = await _run_load(
             server,
             scenes,
@@ -206,6 +211,7 @@ async def run_load(
                 await server.wait_idle(quiet=quiet, timeout=10)
             run.cpu_s = _cpu(pids) - before
             run.cpu_interactions = len(run.samples)
+        run.bench_cpu_s = time.process_time() - bench_before
         return run
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.sandbox.harness import REPO_ROOT, BotProcess, sync_commands
+from bot.sandbox.records import InteractionRecord
 from bot.sandbox.server import LoopbackDiscord, SandboxTimeout
 from tests.bench.load import (
     FLOORS,
@@ -29,6 +30,7 @@ from tests.bench.load import (
     edit_times,
     logged_ready_after,
     most_in_a_second,
+    paused_gc,
     peak_rss_mb,
     rest_calls_per_command,
     run_load,
@@ -86,6 +88,21 @@ def latency_summary(values: list[float]) -> dict[str, Any]:
         "p90_ms": percentile(values, 90),
         "p99_ms": percentile(values, 99),
         "max_ms": max(values) if values else None,
+    }
+
+
+def measuring_side(
+    records: list[InteractionRecord], lag_ms: list[float], cpu_s: float
+) -> dict[str, Any]:
+    """Return what the measuring side itself took: how late the generator dispatched
+    (after each slot's scheduled time; not part of the latency, which starts at the
+    dispatch), dispatch → the frame handed to the bot's socket (part of the latency), and
+    this process's CPU time per interaction (the loopback Discord and the generator)."""
+    sends = [(r.sent - r.created) * 1000 for r in records if r.sent is not None]
+    return {
+        "generator_lag_ms": latency_summary(lag_ms),
+        "server_send_ms": latency_summary(sends),
+        "cpu_ms_per_interaction": cpu_s * 1000 / len(records) if records else None,
     }
 
 
@@ -229,6 +246,9 @@ def summarise_load(run: LoadRun, rest: dict[str, dict[str, Any]]) -> dict[str, A
         "latency": latency_summary(answered),
         "by_kind": by_kind,
         "dispatch_lag_p99_ms": percentile(run.lag_ms, 99),
+        "measuring_side": measuring_side(
+            [s.record for s in run.samples], run.lag_ms, run.bench_cpu_s
+        ),
         "rest_calls_per_interaction": len(in_window) / max(1, len(measured)),
         "rest_routes_per_interaction": {
             k: v / max(1, len(measured)) for k, v in sorted(routes.items(), key=lambda kv: -kv[1])
@@ -338,6 +358,9 @@ def ramp_step(run: LoadRun) -> dict[str, Any]:
         "p99_ms": lat["p99_ms"],
         "max_ms": lat["max_ms"],
         "lag_p99_ms": percentile(run.lag_ms, 99),
+        "measuring_side": measuring_side(
+            [s.record for s in run.samples], run.lag_ms, run.bench_cpu_s
+        ),
         "within": errors == 0
         and len(answered) == len(measured) > 0
         and lat["p99_ms"] <= P99_BUDGET_MS
@@ -706,30 +729,38 @@ async def autocomplete(mix: Mix, opts: Options) -> dict[str, Any]:
                     for n, r in enumerate(requests[:40])
                 ]
                 await _offer(server, scene, warm, opts.autocomplete_rate)
-                by_kind = await _offer(server, scene, requests, opts.autocomplete_rate)
+                by_kind, side = await _offer(server, scene, requests, opts.autocomplete_rate)
             finally:
                 await proc.stop()
                 remove_db(db)
         if which == "tablehand":
-            out["by_kind"] = by_kind
+            out["by_kind"], out["measuring_side"] = by_kind, side
         else:
-            out["floor"] = by_kind
+            out["floor"], out["floor_measuring_side"] = by_kind, side
     return out
 
 
 async def _offer(
     server: LoopbackDiscord, scene: Scene, requests: list[Any], rate: float
-) -> dict[str, Any]:
-    """Dispatch the requests open-loop at `rate`; return each kind's latency and answers."""
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Dispatch the requests open-loop at `rate`; return each kind's latency and answers,
+    and the measuring side's own share (as the load reports it)."""
     loop = asyncio.get_running_loop()
     records: list[tuple[str, Any]] = []
-    start = loop.time() + 0.05
-    for n, request in enumerate(requests):
-        delay = start + n / rate - loop.time()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        records.append((request.kind, dispatch(server, request, scene.channel)))
-    await asyncio.wait([r.responded for _, r in records if r.responded], timeout=10)
+    lag_ms: list[float] = []
+    with paused_gc():  # as under load: no collection pass over the server's records mid-run
+        cpu = time.process_time()
+        start = loop.time() + 0.05
+        for n, request in enumerate(requests):
+            scheduled = start + n / rate
+            delay = scheduled - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            record = dispatch(server, request, scene.channel)
+            records.append((request.kind, record))
+            lag_ms.append((record.created - scheduled) * 1000)
+        await asyncio.wait([r.responded for _, r in records if r.responded], timeout=10)
+        cpu = time.process_time() - cpu
     out: dict[str, Any] = {}
     for kind in sorted({k for k, _ in records}):
         mine = [r for k, r in records if k == kind]
@@ -739,7 +770,7 @@ async def _offer(
             if r.callback is not None
         ]
         out[kind] = latency_summary(values) | {"sent": len(mine)}
-    return out
+    return out, measuring_side([r for _, r in records], lag_ms, cpu)
 
 
 # Autocomplete look-up in-process --------------------------------------------------------

@@ -405,6 +405,9 @@ def _autocomplete_section(ac: dict[str, Any]) -> list[str]:
             f"| {kind} | {_ms(k['p50_ms'])} / {_ms(k['p99_ms'])} / {_ms(k['max_ms'])} | "
             f"{k['n']}/{k['sent']} | {_ms(f.get('p50_ms'))} / {_ms(f.get('p99_ms'))} |"
         )
+    for who, key in (("Tablehand", "measuring_side"), ("The slash bot", "floor_measuring_side")):
+        if ac.get(key):
+            lines += ["", f"{who}'s run. {_measuring_side(ac[key])}"]
     return lines
 
 
@@ -442,6 +445,20 @@ def _stall_section(st: dict[str, Any]) -> list[str]:
     ]
 
 
+def _measuring_side(side: dict[str, Any] | None) -> str:
+    """Say what the measuring side itself took, beside a latency figure."""
+    if not side:
+        return ""
+    lag, send = side["generator_lag_ms"], side["server_send_ms"]
+    return (
+        f"Measuring side: generator lag (dispatch after its slot; not in the latency) p50 "
+        f"{_ms(lag['p50_ms'])}, p99 {_ms(lag['p99_ms'])}, max {_ms(lag['max_ms'])}; dispatch → "
+        f"frame on the bot's socket (in the latency) p50 {_ms(send['p50_ms'])}, p99 "
+        f"{_ms(send['p99_ms'])}; the loopback and generator's CPU per interaction "
+        f"{_num(side['cpu_ms_per_interaction'], ' ms', 2)}."
+    )
+
+
 def _load(value: Any) -> str:
     return "—" if not value else " / ".join(f"{x:.2f}" for x in value)
 
@@ -458,8 +475,8 @@ def _load_section(r: dict[str, Any]) -> list[str]:
         f"{', then 1 s before each later round; the bots take turns' if r['rounds'] > 1 else ''}): "
         f"{r['interactions']} interactions, {r['answered']} answered, {r['errors']} errors. "
         f"Dispatch → first REST response: p50 {_ms(lat['p50_ms'])}, p90 {_ms(lat['p90_ms'])}, "
-        f"p99 {_ms(lat['p99_ms'])}, max {_ms(lat['max_ms'])}. Generator lag p99 "
-        f"{_ms(r['dispatch_lag_p99_ms'])}. Peak RSS {_num(r['peak_rss_mb'], ' MB')}. "
+        f"p99 {_ms(lat['p99_ms'])}, max {_ms(lat['max_ms'])}. "
+        f"{_measuring_side(r.get('measuring_side'))} Peak RSS {_num(r['peak_rss_mb'], ' MB')}. "
         f"CPU per interaction in the bot's process {_num(r.get('cpu_ms_per_interaction'), ' ms', 2)}. "
         f"REST calls per interaction under load {r['rest_calls_per_interaction']:.2f}; tracker "
         f"edits {r['tracker_edits_per_channel_s']:.2f}/s per channel (at most "
