@@ -13,8 +13,15 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from bot.store import Store
 from tests import postgres
 from tests.postgres import fresh_database
+
+
+@pytest.fixture(autouse=True, scope="session")
+def copies_are_checked() -> None:
+    """Check every block's copy of a committed encounter against a parse of its stored text."""
+    Store.check_copies = True
 
 
 @pytest.fixture(scope="session")

@@ -52,6 +52,7 @@ from bot.errors import BadInput, NoEncounter, NotFound, RuleViolation, StoreErro
 from bot.i18n import N_
 from bot.rules.models import Character, Encounter, LogEntry, Model, NpcTemplate
 from bot.rules.names import clean_name, name_key
+from bot.store.copies import copy_state, same_state
 
 log = logging.getLogger(__name__)
 
@@ -285,6 +286,7 @@ class ChannelState:
         loaded: LoadedChannel,
         transaction: object,
         held: AsyncExitStack,
+        committed: Encounter | None = None,
     ) -> None:
         self._store = store
         self.channel_id = channel_id
@@ -295,7 +297,11 @@ class ChannelState:
         self._encounter: Encounter | None = None
         self._damage: str | None = None
         self._loaded_characters: set[int] = set()
-        if loaded.encounter_json is not None:
+        if committed is not None and loaded.encounter_json is not None:
+            # The stored text parsed already (readers share it): the block changes a copy.
+            self._encounter = _own_copy(committed, loaded.encounter_json, store.check_copies)
+            self._loaded_characters = _characters_of(self._encounter)
+        elif loaded.encounter_json is not None:
             try:
                 self._encounter = Encounter.model_validate_json(loaded.encounter_json)
             except ValidationError:
@@ -405,6 +411,16 @@ class Amendment:
         self.replacement = encounter
 
 
+def _own_copy(committed: Encounter, text: str, check: bool) -> Encounter:
+    """Return a block's own copy of a committed encounter; `check`: prove it equals a parse."""
+    encounter = copy_state(committed)
+    if check:
+        differs = same_state(encounter, Encounter.model_validate_json(text))
+        if differs is not None:
+            raise AssertionError(f"a block's copy is not its stored text parsed: {differs}")
+    return encounter
+
+
 def _characters_of(encounter: Encounter) -> set[int]:
     """Return the ids of the character sheets an encounter plays."""
     return {c.character_id for c in encounter.combatants if c.character_id is not None}
@@ -416,6 +432,9 @@ class Store(ABC):
     # Whether several processes may share this backend's database (PostgreSQL). The bot
     # refuses shard leases and a second process on a backend that cannot.
     multi_process = False
+    # Whether each block's copy of a committed encounter is compared with a parse of its
+    # stored text (the tests turn it on: the copy must be what a parse would have given).
+    check_copies = False
 
     def __init__(self) -> None:
         self._channel_locks = KeyedLocks()
@@ -450,7 +469,8 @@ class Store(ABC):
             AsyncExitStack() as held_sheets,  # the locks of the sheets the block claims
         ):
             loaded = await self._load(channel_id, transaction=transaction)
-            state = ChannelState(self, channel_id, loaded, transaction, held_sheets)
+            committed = self._kept(channel_id, loaded.encounter_json)
+            state = ChannelState(self, channel_id, loaded, transaction, held_sheets, committed)
             yield state
             changes = state._changes()
             if changes.anything:
@@ -458,6 +478,10 @@ class Store(ABC):
             state.encounter_written = changes.write_encounter
             if changes.write_encounter:
                 self._keep_glimpse(channel_id, changes.encounter_json, state._encounter)
+            elif committed is None and not state.damaged:
+                # Unchanged: the block's own encounter is its text parsed; the next block
+                # copies it instead of parsing the text again.
+                self._keep_glimpse(channel_id, loaded.encounter_json, state._encounter)
 
     @asynccontextmanager
     async def amend(self, channel_id: int) -> AsyncIterator[Amendment]:
@@ -613,6 +637,9 @@ class Store(ABC):
         loaded = await self._load(channel_id, locked=False)
         if loaded.encounter_json is None:
             return None
+        kept = self._kept(channel_id, loaded.encounter_json)
+        if kept is not None:
+            return copy_state(kept)  # the caller's own, as a parse would be: a fraction of its cost
         try:
             return Encounter.model_validate_json(loaded.encounter_json)
         except ValidationError:
@@ -627,6 +654,14 @@ class Store(ABC):
         """
         loaded = await self._load(channel_id, locked=False)
         return self._parsed(channel_id, loaded.encounter_json)
+
+    def _kept(self, channel_id: int, text: str | None) -> Encounter | None:
+        """Return the committed encounter kept for readers if it is this text parsed, else None."""
+        kept = self._glimpsed.get(channel_id)
+        if kept is None or text is None or kept[0] != text:
+            return None
+        self._glimpsed.move_to_end(channel_id)
+        return kept[1]
 
     def _parsed(self, channel_id: int, text: str | None) -> Encounter | None:
         """Return a committed encounter's text parsed, kept for readers (None: none, or damaged)."""

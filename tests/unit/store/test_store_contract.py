@@ -31,6 +31,7 @@ from bot.store import (
 from bot.store.migrations import LATEST_VERSION
 from bot.store.sqlite import OPEN_BLOCKS, DatabaseInUse
 from tests.postgres import fresh_database
+from tests.unit.store.test_copies import change_everything, full_encounter
 
 CHANNEL = 1001
 OTHER_CHANNEL = 1002
@@ -1037,3 +1038,60 @@ async def test_a_glimpse_is_the_committed_encounter_parsed_once_per_commit(store
     async with store.channel(CHANNEL) as state:
         state.encounter = None
     assert await store.glimpse(CHANNEL) is None
+
+
+async def test_a_block_changes_its_own_copy_never_what_readers_share(store: Store) -> None:
+    """A block's change (down to a power's Specials) reached a glimpse, or a raised block's did."""
+    async with store.channel(CHANNEL) as state:
+        state.encounter = full_encounter(CHANNEL, GUILD)
+    shared = await store.glimpse(CHANNEL)
+    assert shared is not None
+    committed = shared.model_dump_json()
+    with pytest.raises(RuntimeError):
+        async with store.channel(CHANNEL) as state:
+            mine = state.require_encounter()
+            assert mine is not shared
+            change_everything(mine)
+            assert (await store.glimpse(CHANNEL)) is shared  # mid-block: the committed one
+            assert shared.model_dump_json() == committed
+            raise RuntimeError("the command failed half-way")
+    assert shared.model_dump_json() == committed
+    async with store.channel(CHANNEL) as state:
+        assert state.require_encounter().model_dump_json() == committed  # nothing was written
+        change_everything(state.require_encounter())
+        written = state.require_encounter()
+    assert shared.model_dump_json() == committed  # a reader holding the old one still reads it
+    assert await store.glimpse(CHANNEL) is written
+    after = written.model_dump_json()
+    async with store.channel(CHANNEL) as state:  # the next block's changes: its own again
+        assert state.require_encounter() is not written
+        state.require_encounter().combatants[0].powers[0].specials.clear()
+    assert written.model_dump_json() == after
+
+
+async def test_a_block_after_a_commit_plays_exactly_the_stored_text(store: Store) -> None:
+    """A block's encounter was not what parsing the stored text gives (checked copy by copy)."""
+    assert Store.check_copies  # tests/conftest.py: every block's copy is checked
+    async with store.channel(CHANNEL) as state:
+        state.encounter = full_encounter(CHANNEL, GUILD)
+    shared = await store.glimpse(CHANNEL)
+    assert shared is not None
+    shared.combatants[0].grit = 1  # what no reader may do: change the shared encounter
+    with pytest.raises(AssertionError, match=r"combatants\[0\].grit: 1 vs 30"):
+        async with store.channel(CHANNEL):
+            pass
+
+
+async def test_a_peek_is_the_callers_own(store: Store) -> None:
+    """Changing what `peek` returned changed what readers share or what the next block loads."""
+    async with store.channel(CHANNEL) as state:
+        state.encounter = full_encounter(CHANNEL, GUILD)
+    shared = await store.glimpse(CHANNEL)
+    assert shared is not None
+    committed = shared.model_dump_json()
+    peeked = await store.peek(CHANNEL)  # copied from the encounter readers share
+    assert peeked is not None and peeked is not shared
+    change_everything(peeked)
+    assert shared.model_dump_json() == committed
+    async with store.channel(CHANNEL) as state:
+        assert state.require_encounter().model_dump_json() == committed
