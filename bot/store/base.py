@@ -52,7 +52,8 @@ from bot.errors import BadInput, NoEncounter, NotFound, RuleViolation, StoreErro
 from bot.i18n import N_
 from bot.rules.models import Character, Encounter, LogEntry, Model, NpcTemplate
 from bot.rules.names import clean_name, name_key
-from bot.store.copies import copy_state, same_state
+from bot.store.copies import Origins, copy_state, same_state
+from bot.store.texts import Parts, encounter_text
 
 log = logging.getLogger(__name__)
 
@@ -286,7 +287,7 @@ class ChannelState:
         loaded: LoadedChannel,
         transaction: object,
         held: AsyncExitStack,
-        committed: Encounter | None = None,
+        committed: Kept | None = None,
     ) -> None:
         self._store = store
         self.channel_id = channel_id
@@ -297,9 +298,18 @@ class ChannelState:
         self._encounter: Encounter | None = None
         self._damage: str | None = None
         self._loaded_characters: set[int] = set()
+        # Which models of the block's encounter are copies of committed ones, and the
+        # committed combatants' parts of the stored text: what the block leaves is not
+        # dumped again (bot/store/texts.py).
+        self._origins: Origins = {}
+        self._parts_before: dict[int, str] = {}
+        self._parts: Parts | None = None  # the written text's parts, once committed
         if committed is not None and loaded.encounter_json is not None:
             # The stored text parsed already (readers share it): the block changes a copy.
-            self._encounter = _own_copy(committed, loaded.encounter_json, store.check_copies)
+            self._encounter = copy_state(committed.encounter, self._origins)
+            if store.check_copies:
+                _check_copy(self._encounter, loaded.encounter_json)
+            self._parts_before = _parts_by_id(committed)
             self._loaded_characters = _characters_of(self._encounter)
         elif loaded.encounter_json is not None:
             try:
@@ -374,7 +384,13 @@ class ChannelState:
         return loaded.character
 
     def _changes(self) -> ChannelChanges:
-        encounter_json = None if self._encounter is None else self._encounter.model_dump_json()
+        encounter_json = None
+        if self._encounter is not None:
+            encounter_json, self._parts = encounter_text(
+                self._encounter, self._origins, self._parts_before
+            )
+            if self._store.check_copies and encounter_json != self._encounter.model_dump_json():
+                raise AssertionError("an encounter's text is not its model_dump_json()")
         damaged_untouched = self._damage is not None
         write = not damaged_untouched and encounter_json != self._loaded_json
         encounter = self._encounter
@@ -411,14 +427,28 @@ class Amendment:
         self.replacement = encounter
 
 
-def _own_copy(committed: Encounter, text: str, check: bool) -> Encounter:
-    """Return a block's own copy of a committed encounter; `check`: prove it equals a parse."""
-    encounter = copy_state(committed)
-    if check:
-        differs = same_state(encounter, Encounter.model_validate_json(text))
-        if differs is not None:
-            raise AssertionError(f"a block's copy is not its stored text parsed: {differs}")
-    return encounter
+def _check_copy(encounter: Encounter, text: str) -> None:
+    """Refuse a block's copy of a committed encounter that differs from its text parsed."""
+    differs = same_state(encounter, Encounter.model_validate_json(text))
+    if differs is not None:
+        raise AssertionError(f"a block's copy is not its stored text parsed: {differs}")
+
+
+def _parts_by_id(kept: Kept) -> dict[int, str]:
+    """Return each committed combatant's part of the stored text, by its id() (none: unknown)."""
+    if kept.parts is None:
+        return {}
+    combatants = zip(kept.encounter.combatants, kept.parts, strict=True)
+    return {id(combatant): part for combatant, part in combatants}
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A committed encounter kept for readers: its stored text, that text parsed, its parts."""
+
+    text: str
+    encounter: Encounter
+    parts: Parts | None = None  # each combatant's JSON in the text, when known
 
 
 def _characters_of(encounter: Encounter) -> set[int]:
@@ -443,7 +473,7 @@ class Store(ABC):
         self._settings_cache: dict[int, GuildSettings] = {}
         self._damaged_settings: set[int] = set()
         # The committed encounters the readers without a lock parsed last (see `glimpse`).
-        self._glimpsed: OrderedDict[int, tuple[str, Encounter]] = OrderedDict()
+        self._glimpsed: OrderedDict[int, Kept] = OrderedDict()
 
     async def open(self) -> None:  # noqa: B027 - optional for backends without resources
         """Open the backend (connect, migrate)."""
@@ -477,11 +507,15 @@ class Store(ABC):
                 await self._commit(changes, transaction=transaction)
             state.encounter_written = changes.write_encounter
             if changes.write_encounter:
-                self._keep_glimpse(channel_id, changes.encounter_json, state._encounter)
+                self._keep_glimpse(
+                    channel_id, changes.encounter_json, state._encounter, state._parts
+                )
             elif committed is None and not state.damaged:
                 # Unchanged: the block's own encounter is its text parsed; the next block
                 # copies it instead of parsing the text again.
-                self._keep_glimpse(channel_id, loaded.encounter_json, state._encounter)
+                self._keep_glimpse(
+                    channel_id, loaded.encounter_json, state._encounter, state._parts
+                )
 
     @asynccontextmanager
     async def amend(self, channel_id: int) -> AsyncIterator[Amendment]:
@@ -499,12 +533,18 @@ class Store(ABC):
         ):
             loaded = await self._load(channel_id, transaction=transaction)
             current = self._parsed(channel_id, loaded.encounter_json)
+            kept = self._kept(channel_id, loaded.encounter_json)
             amendment = Amendment(current)
             yield amendment
             replacement = amendment.replacement
             if replacement is None or current is None:
                 return
-            encounter_json = replacement.model_dump_json()
+            # The combatants the replacement shares with the committed encounter (never
+            # changed: readers share them) keep their parts of the stored text.
+            before = {} if kept is None else _parts_by_id(kept)
+            encounter_json, parts = encounter_text(replacement, {}, before)
+            if self.check_copies and encounter_json != replacement.model_dump_json():
+                raise AssertionError("an amended encounter's text is not its model_dump_json()")
             playing = _characters_of(replacement)
             changes = ChannelChanges(
                 channel_id=channel_id,
@@ -518,7 +558,7 @@ class Store(ABC):
             )
             if changes.write_encounter:
                 await self._commit(changes, transaction=transaction)
-                self._keep_glimpse(channel_id, encounter_json, replacement)
+                self._keep_glimpse(channel_id, encounter_json, replacement, parts)
 
     @asynccontextmanager
     async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
@@ -639,7 +679,8 @@ class Store(ABC):
             return None
         kept = self._kept(channel_id, loaded.encounter_json)
         if kept is not None:
-            return copy_state(kept)  # the caller's own, as a parse would be: a fraction of its cost
+            # The caller's own, as a parse would be, at a fraction of its cost.
+            return copy_state(kept.encounter)
         try:
             return Encounter.model_validate_json(loaded.encounter_json)
         except ValidationError:
@@ -655,23 +696,22 @@ class Store(ABC):
         loaded = await self._load(channel_id, locked=False)
         return self._parsed(channel_id, loaded.encounter_json)
 
-    def _kept(self, channel_id: int, text: str | None) -> Encounter | None:
+    def _kept(self, channel_id: int, text: str | None) -> Kept | None:
         """Return the committed encounter kept for readers if it is this text parsed, else None."""
         kept = self._glimpsed.get(channel_id)
-        if kept is None or text is None or kept[0] != text:
+        if kept is None or text is None or kept.text != text:
             return None
         self._glimpsed.move_to_end(channel_id)
-        return kept[1]
+        return kept
 
     def _parsed(self, channel_id: int, text: str | None) -> Encounter | None:
         """Return a committed encounter's text parsed, kept for readers (None: none, or damaged)."""
         if text is None:
             self._glimpsed.pop(channel_id, None)
             return None
-        kept = self._glimpsed.get(channel_id)
-        if kept is not None and kept[0] == text:
-            self._glimpsed.move_to_end(channel_id)
-            return kept[1]
+        kept = self._kept(channel_id, text)
+        if kept is not None:
+            return kept.encounter
         try:
             encounter = Encounter.model_validate_json(text)
         except ValidationError:
@@ -679,7 +719,13 @@ class Store(ABC):
         self._keep_glimpse(channel_id, text, encounter)
         return encounter
 
-    def _keep_glimpse(self, channel_id: int, text: str | None, encounter: Encounter | None) -> None:
+    def _keep_glimpse(
+        self,
+        channel_id: int,
+        text: str | None,
+        encounter: Encounter | None,
+        parts: Parts | None = None,
+    ) -> None:
         """Keep a committed encounter for `glimpse`: the text as stored and that text parsed.
 
         A block's commit hands over its own encounter, the one it just wrote as `text`: the
@@ -689,7 +735,7 @@ class Store(ABC):
         if text is None or encounter is None:
             self._glimpsed.pop(channel_id, None)
             return
-        self._glimpsed[channel_id] = (text, encounter)
+        self._glimpsed[channel_id] = Kept(text, encounter, parts)
         self._glimpsed.move_to_end(channel_id)
         while len(self._glimpsed) > GLIMPSED_CHANNELS:
             self._glimpsed.popitem(last=False)

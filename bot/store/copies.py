@@ -12,30 +12,49 @@ from __future__ import annotations
 
 import copy
 import types
-from collections.abc import Callable
+from itertools import repeat
+from operator import itemgetter
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
-Copier = Callable[[Any], Any]
+# Who each model of a block's copy was copied from: id(copy) -> (copy, its source). The
+# pairs keep both alive, so no id is reused while the block may ask.
+Origins = dict[int, tuple[BaseModel, BaseModel]]
 
 _SHARED = frozenset({int, str, float, bool, type(None)})  # immutable: kept, never copied
-# Per model class: each field that may hold something changeable, and how to copy it.
-_PLANS: dict[type[BaseModel], tuple[tuple[str, Copier], ...]] = {}
+# How a field that may hold something changeable is copied and compared.
+_FLAT = "flat"  # a list or dict of immutables: a shallow copy is a whole copy
+_MODEL = "model"  # one model
+_MODELS = "models"  # a list of models
+_DEEP = "deep"  # anything else (`Any`: what JSON gives): copied to the bottom, never compared
+# Per model class: each field that may hold something changeable, and its kind.
+_PLANS: dict[type[BaseModel], tuple[tuple[str, str], ...]] = {}
 
 
-def copy_state(model: M) -> M:
-    """Return an independent copy of a state model, equal to a parse of its JSON."""
+def copy_state(model: M, origins: Origins | None = None) -> M:
+    """Return an independent copy of a state model, equal to a parse of its JSON.
+
+    `origins`, if given, learns where each model of the copy came from (see `unchanged`).
+    """
     cls = type(model)
     plan = _PLANS.get(cls)
     if plan is None:
         plan = _PLANS[cls] = _plan(cls)
     values = model.__dict__.copy()
-    for name, copier in plan:
+    for name, kind in plan:
         value = values[name]
-        if value is not None:
-            values[name] = copier(value)
+        if value is None:
+            continue
+        if kind is _FLAT:
+            values[name] = value.copy()
+        elif kind is _MODELS:
+            values[name] = [copy_state(item, origins) for item in value] if value else []
+        elif kind is _MODEL:
+            values[name] = copy_state(value, origins)
+        else:
+            values[name] = _copy_value(value)
     new = cls.__new__(cls)
     _set_dict(new, values)
     # A parse leaves no field marked as set (`Model.model_post_init` forgets them).
@@ -43,7 +62,65 @@ def copy_state(model: M) -> M:
     extra, private = model.__pydantic_extra__, model.__pydantic_private__
     _set_extra(new, None if extra is None else _copy_value(extra))
     _set_private(new, None if private is None else _copy_value(private))
+    if origins is not None:
+        origins[id(new)] = (new, model)
     return new
+
+
+def unchanged(model: BaseModel, origins: Origins) -> bool:
+    """Return whether a model is a copy (see `copy_state`) that nothing has changed since.
+
+    Every assignment marks its field as set (pydantic's validation on assignment), and a
+    copy starts with none marked: a field that was not assigned still holds what the copy
+    put there. What may have changed in place is compared with the source: a list or dict
+    of immutables by value, a model (alone or in a list) by this same rule, and by being
+    the copy of the source's model at its place.
+    """
+    entry = origins.get(id(model))
+    if entry is None or entry[0] is not model or model.__pydantic_fields_set__:
+        return False
+    checks = _CHECKS.get(type(model))
+    if checks is None:
+        checks = _CHECKS[type(model)] = _Checks(_PLANS[type(model)])
+    if checks.deep:
+        return False  # what `Any` holds is not compared: taken as changed
+    values, before = model.__dict__, entry[1].__dict__
+    if checks.flat is not None and checks.flat(values) != checks.flat(before):
+        return False
+    for name in checks.models:
+        value = values[name]  # None stays None unless assigned
+        if value is not None and not _copied(value, before[name], origins):
+            return False
+    for name in checks.lists:
+        value, old = values[name], before[name]
+        if (value or old) and (
+            len(value) != len(old) or not all(map(_copied, value, old, repeat(origins)))
+        ):
+            return False
+    return True
+
+
+class _Checks:
+    """What `unchanged` compares of a model class: its changeable fields, by kind."""
+
+    __slots__ = ("deep", "flat", "lists", "models")
+
+    def __init__(self, plan: tuple[tuple[str, str], ...]) -> None:
+        flat = [name for name, kind in plan if kind is _FLAT]
+        # One itemgetter: the flat fields of the copy and of its source compared at once.
+        self.flat = itemgetter(*flat) if flat else None
+        self.models = tuple(name for name, kind in plan if kind is _MODEL)
+        self.lists = tuple(name for name, kind in plan if kind is _MODELS)
+        self.deep = any(kind is _DEEP for _, kind in plan)
+
+
+_CHECKS: dict[type[BaseModel], _Checks] = {}
+
+
+def _copied(model: BaseModel, source: BaseModel, origins: Origins) -> bool:
+    """Return whether a model is an unchanged copy of this source."""
+    entry = origins.get(id(model))
+    return entry is not None and entry[1] is source and unchanged(model, origins)
 
 
 # BaseModel's slots, set as pydantic's own copies set them (its __setattr__ validates).
@@ -51,10 +128,6 @@ _set_dict = BaseModel.__dict__["__dict__"].__set__
 _set_fields_set = BaseModel.__pydantic_fields_set__.__set__
 _set_extra = BaseModel.__pydantic_extra__.__set__
 _set_private = BaseModel.__pydantic_private__.__set__
-
-
-def _copy_models(models: list[Any]) -> list[Any]:
-    return list(map(copy_state, models))  # map: no comprehension frame per list
 
 
 def _copy_value(value: Any) -> Any:
@@ -74,38 +147,33 @@ def _copy_value(value: Any) -> Any:
     return copy.deepcopy(value)  # nothing of the stored state's kinds: copied the slow way
 
 
-def _plan(cls: type[BaseModel]) -> tuple[tuple[str, Copier], ...]:
-    """Return how to copy each field of a model class whose values are not always immutable."""
+def _plan(cls: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """Return each field of a model class whose values are not always immutable, and its kind."""
     plan = []
     for name, info in cls.model_fields.items():
-        copier = _copier(info.annotation)
-        if copier is not None:
-            plan.append((name, copier))
+        if not _immutable(info.annotation):
+            plan.append((name, _kind(info.annotation)))
     return tuple(plan)
 
 
-def _copier(annotation: Any) -> Copier | None:
-    """Return how to copy a (not None) value of this type; None: it is immutable."""
-    if _immutable(annotation):
-        return None
+def _kind(annotation: Any) -> str:
+    """Return how a (not None) value of a changeable type is copied and compared."""
     origin, args = get_origin(annotation), get_args(annotation)
     if origin is Annotated:
-        return _copier(args[0])
+        return _kind(args[0])
     if origin is Union or origin is types.UnionType:
         members = [member for member in args if member is not type(None)]
         if len(members) == 1:
-            return _copier(members[0])  # None is never copied
-        if all(_is_model(member) for member in members):
-            return copy_state
+            return _kind(members[0])  # None is never copied
     if origin is list and _immutable(args[0]):
-        return list.copy  # a list of numbers or names: a shallow copy is a whole copy
+        return _FLAT
     if origin is dict and _immutable(args[0]) and _immutable(args[1]):
-        return dict.copy
+        return _FLAT
     if origin is list and _is_model(args[0]):
-        return _copy_models
+        return _MODELS
     if _is_model(annotation):
-        return copy_state
-    return _copy_value
+        return _MODEL
+    return _DEEP
 
 
 def _is_model(annotation: Any) -> bool:
