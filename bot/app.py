@@ -242,6 +242,8 @@ class Tablehand(commands.Bot):
             await asyncio.to_thread(warm_up, WARM_UP)
         except Exception:
             log.exception("warming up %s failed", ", ".join(WARM_UP))
+        else:
+            log.info("warmed up %s", ", ".join(WARM_UP))
 
     async def close(self) -> None:
         try:

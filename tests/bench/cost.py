@@ -162,7 +162,7 @@ async def bot_at_tables(
             )
         try:
             if which == "tablehand":
-                await wait_settled(server, proc)
+                await wait_settled(server, proc, within=120 if opts.callgrind else 5)
             else:
                 await server.wait_idle(quiet=0.5, timeout=60)
             yield server, proc, scenes, Meter(proc.pid, opts.callgrind, opts.workdir)

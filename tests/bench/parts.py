@@ -652,10 +652,22 @@ def _probe(server: LoopbackDiscord, channel: Any) -> Any:
     return dispatch(server, Request("init list", specs["init list"], {}), channel)
 
 
-async def wait_settled(server: LoopbackDiscord, proc: BotProcess) -> None:
-    """Wait for the bot's on_ready and for what it starts then (re-arming, reconciling)."""
-    await _logged_ready(proc)
+async def wait_settled(server: LoopbackDiscord, proc: BotProcess, within: float = 5.0) -> None:
+    """Wait for the bot's on_ready and for what it starts then (re-arming, reconciling,
+    importing what it left for first use: under callgrind that import outlasts any quiet)."""
+    await _logged_ready(proc, within)
+    await _logged(proc, "warmed up ", within)
     await server.wait_idle(quiet=0.5, timeout=30)
+
+
+async def _logged(proc: Any, text: str, within: float) -> bool:
+    """Wait until the bot's log holds `text`."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if text in proc.log_tail(400):
+            return True
+        await asyncio.sleep(0.1)
+    return False
 
 
 async def _logged_ready(proc: Any, within: float = 5.0) -> float | None:
