@@ -518,12 +518,6 @@ class Glance:
     caller: Caller
     gm: bool
 
-    def near(self, name: str) -> list[str]:
-        """Return the visible combatants' names close to a name that fits none ("did you mean")."""
-        if self.state.damaged or self.state.encounter is None:
-            return []
-        return close_names(clean_name(name), [c.name for c in self.visible()])
-
     def visible(self) -> list[Combatant]:
         """Return the combatants the caller may see (players never see hidden NPCs)."""
         return [c for c in self.encounter.combatants if self.gm or not c.hidden]
