@@ -532,8 +532,12 @@ class Store(ABC):
             self._channel_transaction(channel_id) as transaction,
         ):
             loaded = await self._load(channel_id, transaction=transaction)
-            current = self._parsed(channel_id, loaded.encounter_json)
             kept = self._kept(channel_id, loaded.encounter_json)
+            current = (
+                kept.encounter
+                if kept is not None
+                else self._parsed(channel_id, loaded.encounter_json)
+            )
             amendment = Amendment(current)
             yield amendment
             replacement = amendment.replacement
