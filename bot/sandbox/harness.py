@@ -178,11 +178,17 @@ class BotProcess:
     """A bot running as its own process (`python -m bot` by default) against the server."""
 
     def __init__(
-        self, process: asyncio.subprocess.Process, server: LoopbackDiscord, log_path: Path
+        self,
+        process: asyncio.subprocess.Process,
+        server: LoopbackDiscord,
+        log_path: Path,
+        log_start: int = 0,
     ) -> None:
         self.process = process
         self.server = server
         self.log_path = log_path
+        # The log is appended to across runs: this process's lines begin here.
+        self.log_start = log_start
 
     @classmethod
     async def start(
@@ -212,6 +218,7 @@ class BotProcess:
             await sync_commands(server, db_path=db_path, env=env, log_path=log_path, cwd=cwd)
         before = server.stats.identifies + server.stats.resumes
         log_file = _append(log_path)
+        log_start = log_file.tell()
         try:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -224,7 +231,7 @@ class BotProcess:
             )
         finally:
             log_file.close()
-        self = cls(process, server, log_path)
+        self = cls(process, server, log_path, log_start)
         if not connect:
             return self
         exited = asyncio.create_task(process.wait())
@@ -251,10 +258,14 @@ class BotProcess:
         return self.process.pid
 
     def log_tail(self, lines: int = 40) -> str:
+        """The last `lines` this process wrote to its log (not an earlier run's)."""
         try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+            with self.log_path.open("rb") as log:
+                log.seek(self.log_start)
+                text = log.read().decode(errors="replace")
         except OSError:
             return "(no log)"
+        return "\n".join(text.splitlines()[-lines:])
 
     async def stop(self, sig: signal.Signals = signal.SIGINT, timeout: float = 10.0) -> int:
         """Ask the bot to stop as Ctrl-C (or `sig`) would, and wait (SIGKILL after `timeout`).

@@ -33,6 +33,11 @@ async def test_python_m_bot_logs_in_and_stops_on_sigint_and_sync_is_its_own_step
         assert not reply.ephemeral, reply.text
     finally:
         assert await proc.stop() == 0, proc.log_tail()
+    # One log file for both runs: each process's tail is its own lines only (the bench
+    # waits for lines like "warmed up"; an earlier run's must not count).
+    own, both = proc.log_tail(100_000), proc.log_path.read_text()
+    assert own.count("logging in") == 1 and both.count("logging in") == 3, own  # sync, 2 runs
+    assert "migrated the database" in both and "migrated the database" not in own, own
 
 
 async def test_a_killed_bot_process_is_replaced_and_answers(
