@@ -149,5 +149,5 @@ async def character_choices(
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete the caller's own character names on this server."""
     bot: Tablehand = interaction.client  # type: ignore[assignment]
-    own = await bot.store.list_characters(interaction.guild_id or 0, interaction.user.id)
-    return name_choices([c.name for c in own], current)
+    own = await bot.store.character_names(interaction.guild_id or 0, interaction.user.id)
+    return name_choices(own, current)

@@ -548,9 +548,11 @@ async def glance(interaction: discord.Interaction) -> Glance | None:
 def name_choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
     """Rank names for autocomplete: those starting with what was typed, then containing it."""
     wanted = name_key(current)
-    starts = [n for n in names if name_key(n).startswith(wanted)]
-    contains = [n for n in names if wanted in name_key(n) and n not in starts]
-    return [app_commands.Choice(name=n, value=n) for n in (starts + contains)[:AUTOCOMPLETE_LIMIT]]
+    keyed = [(n, name_key(n)) for n in names]
+    shown = [n for n, key in keyed if key.startswith(wanted)]
+    if len(shown) < AUTOCOMPLETE_LIMIT:  # enough start with it: containing ones rank after
+        shown += [n for n, key in keyed if wanted in key and not key.startswith(wanted)]
+    return [app_commands.Choice(name=n, value=n) for n in shown[:AUTOCOMPLETE_LIMIT]]
 
 
 async def combatant_choices(

@@ -845,6 +845,10 @@ class Store(ABC):
     @abstractmethod
     async def list_characters(self, guild_id: int, owner_id: int) -> list[Character]: ...
 
+    async def character_names(self, guild_id: int, owner_id: int) -> list[str]:
+        """Return the names of someone's characters on a server, as `list_characters` orders them."""
+        return [character.name for character in await self.list_characters(guild_id, owner_id)]
+
     @abstractmethod
     async def set_active_character(
         self, guild_id: int, owner_id: int, character_id: int

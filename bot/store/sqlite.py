@@ -58,6 +58,7 @@ BUSY_TIMEOUT_MS = 5000
 # combatants with a weapon and a power): the channels in play now; one played less recently
 # is read from the file again, one thread round trip.
 ENCOUNTER_CACHE_SIZE = 256
+CHARACTER_NAMES_KEPT = 1024  # players whose character names are kept (a few hundred bytes each)
 # Channel blocks open at once (PostgreSQL's block pool bounds its own the same way). Each
 # holds its encounter parsed (~40 KiB for 10 combatants) and its text; past this, commands
 # of other channels wait in line before they load anything, so a burst costs queue, not
@@ -89,6 +90,13 @@ class SQLiteStore(Store):
         # trip per load; the version check on commit would still catch a stale entry.
         self._committed: OrderedDict[int, tuple[str | None, int]] = OrderedDict()
         self._open_blocks = asyncio.Semaphore(OPEN_BLOCKS)
+        # Writes begun so far, and those not finished: a read with no write begun while it
+        # ran and none unfinished at its end read what is committed now, lock or no lock.
+        self._writes = 0
+        self._writing = 0
+        # The names of someone's characters on a server, as autocomplete lists them on
+        # every keystroke; dropped whenever a write could change any of them.
+        self._character_names: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -163,8 +171,9 @@ class SQLiteStore(Store):
             return await self._call(_fetchall, self.conn, sql, params)
 
     async def _transaction(self, statements: list[Statement]) -> list[int | None]:
-        """Run statements in one transaction (anything may change: the cache is dropped)."""
+        """Run statements in one transaction (anything may change: the caches are dropped)."""
         self._committed.clear()
+        self._character_names.clear()
         return await self._write(statements)
 
     async def _write(
@@ -176,8 +185,19 @@ class SQLiteStore(Store):
         write, a sheet's conditional claim); if one changes none, another writer got there
         first and nothing is written.
         """
-        async with self._db:
-            return await self._call(_run_transaction, self.conn, guards or [], statements)
+        self._writes += 1
+        self._writing += 1
+        try:
+            async with self._db:
+                return await self._call(_run_transaction, self.conn, guards or [], statements)
+        finally:
+            self._writing -= 1
+
+    def _unwritten_since(self, writes: int) -> bool:
+        """Say whether no write began since `writes` was read and none is unfinished."""
+        # Calls run one at a time on the database thread: a read overlapping no write
+        # ran wholly before or after each, so what it read is still what is stored.
+        return self._writes == writes and self._writing == 0
 
     # Channels
     @asynccontextmanager
@@ -192,13 +212,14 @@ class SQLiteStore(Store):
         if cached is not None:
             self._committed.move_to_end(channel_id)
             return LoadedChannel(encounter_json=cached[0], version=cached[1])
+        writes = self._writes
         row = await self._fetchone(
             "SELECT data, version FROM encounters WHERE channel_id = ?", (channel_id,)
         )
         loaded = (None, 0) if row is None else (row[0], row[1])
-        if locked:
-            # Only under the channel's lock: a lock-free read could finish after a commit
-            # and put back the text that commit replaced.
+        if locked or self._unwritten_since(writes):
+            # A lock-free read that overlapped a write could finish after a commit and put
+            # back the text that commit replaced; one that overlapped none is current.
             self._remember(channel_id, *loaded)
         return LoadedChannel(encounter_json=loaded[0], version=loaded[1])
 
@@ -284,6 +305,7 @@ class SQLiteStore(Store):
             " VALUES (?, ?, ?, ?, ?)",
             (character.guild_id, character.owner_id, character.name, key, data),
         )
+        self._character_names.clear()
         try:
             (new_id,) = await self._write([insert])
         except sqlite3.IntegrityError:
@@ -315,12 +337,14 @@ class SQLiteStore(Store):
             f"UPDATE characters SET data = json_set(data{paths}){columns} WHERE id = ?{free}",
             (*values, character_id),
         )
+        self._character_names.clear()  # a name, an owner: whatever changed, list again
         try:
             await self._write([], [update])
         except sqlite3.IntegrityError:
             raise character_taken(changed["name"]) from None
 
     async def _delete_sheet(self, character_id: int, *, transaction: object = None) -> None:
+        self._character_names.clear()
         await self._write(
             [], [("DELETE FROM characters WHERE id = ? AND fight_channel IS NULL", (character_id,))]
         )
@@ -342,6 +366,20 @@ class SQLiteStore(Store):
             (guild_id, owner_id),
         )
         return [self._character(row) for row in rows]
+
+    async def character_names(self, guild_id: int, owner_id: int) -> list[str]:
+        key = (guild_id, owner_id)
+        names = self._character_names.get(key)
+        if names is None:
+            writes = self._writes
+            names = tuple(c.name for c in await self.list_characters(guild_id, owner_id))
+            if self._unwritten_since(writes):
+                self._character_names[key] = names
+                while len(self._character_names) > CHARACTER_NAMES_KEPT:
+                    self._character_names.popitem(last=False)
+        else:
+            self._character_names.move_to_end(key)
+        return list(names)
 
     async def set_active_character(self, guild_id: int, owner_id: int, character_id: int) -> None:
         await self._transaction(
@@ -386,6 +424,7 @@ class SQLiteStore(Store):
                 template.model_dump_json(exclude={"id"}),
             ),
         )
+        self._character_names.clear()
         try:
             (new_id,) = await self._write([insert])
         except sqlite3.IntegrityError:
@@ -419,6 +458,7 @@ class SQLiteStore(Store):
                 template.id,
             ),
         )
+        self._character_names.clear()  # a name, an owner: whatever changed, list again
         try:
             await self._write([], [update])
         except sqlite3.IntegrityError:

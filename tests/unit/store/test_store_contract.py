@@ -176,6 +176,81 @@ async def test_characters_are_kept_per_owner_and_server(store: Store) -> None:
     assert not await store.delete_character(GUILD, 1, "Mira")
 
 
+async def test_character_names_follow_every_create_rename_and_delete(store: Store) -> None:
+    """Autocomplete's names of a player's characters lagged a create, a rename or a delete."""
+
+    async def names() -> list[str]:
+        listed = [c.name for c in await store.list_characters(GUILD, 1)]
+        assert await store.character_names(GUILD, 1) == listed  # a cached answer as well
+        assert await store.character_names(GUILD, 1) == listed
+        return listed
+
+    assert await names() == []
+    mira = await store.create_character(Character(guild_id=GUILD, owner_id=1, name="Mira"))
+    assert await names() == ["Mira"]
+    await store.create_character(Character(guild_id=GUILD, owner_id=1, name="Anselm"))
+    await store.create_character(Character(guild_id=GUILD, owner_id=2, name="Other"))
+    assert await names() == ["Anselm", "Mira"]
+    assert mira.id is not None
+    async with store.sheet(mira.id) as sheet:
+        sheet.character.name = "Zora"
+    assert await names() == ["Anselm", "Zora"]
+    assert await store.delete_character(GUILD, 1, "Anselm")
+    assert await names() == ["Zora"]
+    assert await store.character_names(GUILD, 2) == ["Other"]
+    assert await store.character_names(GUILD + 1, 1) == []
+
+
+async def test_character_names_are_read_once_until_a_write(tmp_path: Path) -> None:
+    """Every keystroke of a character autocomplete read the database again."""
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        await store.create_character(Character(guild_id=GUILD, owner_id=1, name="Mira"))
+        reads: list[str] = []
+        fetchall = store._fetchall
+
+        async def counted(sql: str, params: tuple = ()) -> list[tuple]:
+            reads.append(sql)
+            return await fetchall(sql, params)
+
+        store._fetchall = counted  # type: ignore[method-assign]
+        for _ in range(3):
+            assert await store.character_names(GUILD, 1) == ["Mira"]
+        assert len(reads) == 1
+        await store.save_settings(GuildSettings(guild_id=GUILD, gm_role_id=42))
+        assert await store.character_names(GUILD, 1) == ["Mira"]
+        assert len(reads) == 2  # any other transaction drops them too
+
+
+class HeldNames(SQLiteStore):
+    """A store that holds one task between its database read and the read's return."""
+
+    held: asyncio.Task | None = None
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.read = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def _fetchall(self, sql: str, params: tuple = ()):  # type: ignore[override]
+        rows = await super()._fetchall(sql, params)
+        if asyncio.current_task() is self.held:
+            self.read.set()
+            await self.release.wait()
+        return rows
+
+
+async def test_character_names_read_before_a_create_are_not_kept(tmp_path: Path) -> None:
+    """Names read before a create and returned after it hid the new character from then on."""
+    async with HeldNames(tmp_path / "t.db") as store:
+        await store.create_character(Character(guild_id=GUILD, owner_id=1, name="Mira"))
+        store.held = asyncio.create_task(store.character_names(GUILD, 1))
+        await store.read.wait()  # it has read Mira alone ...
+        await store.create_character(Character(guild_id=GUILD, owner_id=1, name="Anselm"))
+        store.release.set()
+        assert await store.held == ["Mira"]  # ... answers what it read ...
+        assert await store.character_names(GUILD, 1) == ["Anselm", "Mira"]  # ... keeps nothing
+
+
 async def test_settings_default_until_saved(store: Store) -> None:
     """A server without stored settings did not get the defaults (defense timeout 60 s)."""
     assert await store.get_settings(GUILD) == GuildSettings(guild_id=GUILD, defense_timeout=60)
@@ -375,6 +450,36 @@ async def test_a_lock_free_peek_racing_a_commit_cannot_bring_back_old_state(
         assert (await store.held).round == 1  # ... and the peek returns what it read
         async with store.channel(CHANNEL) as state:
             assert state.require_encounter().round == 5
+
+
+async def test_a_lock_free_read_overlapping_no_write_is_kept(tmp_path: Path) -> None:
+    """Every autocomplete in a channel no command had touched read its fight from the file."""
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        await start_encounter(store)
+        store._committed.clear()  # as after a restart
+        seen = await store.glimpse(CHANNEL)
+        assert seen is not None
+        assert store._committed[CHANNEL] == (seen.model_dump_json(), 1)
+        async with store.channel(CHANNEL) as state:
+            state.require_encounter().round = 5
+        assert (await store.glimpse(CHANNEL)).round == 5
+
+
+async def test_a_lock_free_read_overlapping_a_write_is_not_kept(tmp_path: Path) -> None:
+    """A peek that read before a write and finished after it kept what the write replaced."""
+    async with HeldPeek(tmp_path / "t.db") as store:
+        await start_encounter(store)
+        store._committed.clear()
+        store.held = asyncio.create_task(store.peek(CHANNEL))
+        await store.read.wait()  # it has read round 1 ...
+        update = "UPDATE encounters SET data = json_set(data, '$.round', 7) WHERE channel_id = ?"
+        writing = asyncio.create_task(store._transaction([(update, (CHANNEL,))]))
+        await asyncio.sleep(0)  # ... a write (not a channel block) is on its way ...
+        store.release.set()
+        assert (await store.held).round == 1  # ... the peek answers what it read ...
+        assert CHANNEL not in store._committed  # ... and keeps none of it
+        await writing
+        assert (await store.glimpse(CHANNEL)).round == 7
 
 
 async def test_the_encounter_cache_follows_every_commit_and_rollback(tmp_path: Path) -> None:
