@@ -476,3 +476,28 @@ async def test_autocomplete_offers_combatants_then_own_characters(table: Sandbox
     await fight(table)
     choices = await alice.autocomplete("grit damage", "combatant", "go")
     assert [c["value"] for c in choices] == ["Goblin", "Gorm"]
+
+
+async def test_autocomplete_follows_characters_made_renamed_and_deleted(
+    table: SandboxTable,
+) -> None:
+    """A character made, renamed or deleted was offered as it was before, or a hidden NPC."""
+    alice = table.user("alice")
+    await fight(table, goblin_hidden=True)
+
+    async def offered(typed: str = "") -> list[str]:
+        return [c["value"] for c in await alice.autocomplete("grit damage", "combatant", typed)]
+
+    assert await offered() == ["Orc"]  # the hidden Goblin is the GM's alone
+    assert await offered() == ["Orc"]
+    await alice.run("/character create name:Mira")
+    assert await offered() == ["Orc", "Mira"]
+    reply = await alice.run("/character edit name:Mira field:name value:Gobline")
+    assert reply.content == "**Gobline**: name Mira → Gobline."
+    assert await offered() == ["Orc", "Gobline"]
+    assert await offered("gob") == ["Gobline"]
+    asked = await alice.run("/character delete name:Gobline")
+    await asked.click("Confirm")
+    assert await offered() == ["Orc"]
+    gm_sees = await table.user("gm").autocomplete("grit damage", "combatant", "")
+    assert [c["value"] for c in gm_sees] == ["Orc", "Goblin"]

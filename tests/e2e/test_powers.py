@@ -241,6 +241,16 @@ async def test_autocomplete_offers_the_best_names(table: SandboxTable) -> None:
     assert picked.embed["title"] == "Movement: Teleport"
 
 
+async def test_autocomplete_answers_as_the_look_up_ranks(table: SandboxTable) -> None:
+    """The offered choices differed from the look-up's ranking, or a repeated typing's did."""
+    alice = table.user("alice")
+    lookup = table.bot.lookup  # type: ignore[attr-defined]
+    for typed in ("tele", "telep", "Telep ", "e", "crit", "", "telep"):
+        choices = await alice.autocomplete("power", "name", typed)
+        ranked = lookup.suggest(typed.strip().casefold())
+        assert choices == [{"name": c.name, "value": c.value} for c in ranked]
+
+
 async def test_autocomplete_stays_within_discords_limits(table: SandboxTable) -> None:
     """An empty or one-letter query gave more than 25 choices or names over 100 characters."""
     alice = table.user("alice")
