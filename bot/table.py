@@ -10,6 +10,7 @@ read an NPC's Grit as level and die) and what goes into the round log shown to p
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -547,12 +548,36 @@ async def glance(interaction: discord.Interaction) -> Glance | None:
 
 def name_choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
     """Rank names for autocomplete: those starting with what was typed, then containing it."""
+    return _ranked([(n, name_key(n)) for n in names], current)
+
+
+def _ranked(keyed: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    """Rank (name, key) pairs as `name_choices` ranks names."""
     wanted = name_key(current)
-    keyed = [(n, name_key(n)) for n in names]
     shown = [n for n, key in keyed if key.startswith(wanted)]
     if len(shown) < AUTOCOMPLETE_LIMIT:  # enough start with it: containing ones rank after
         shown += [n for n, key in keyed if wanted in key and not key.startswith(wanted)]
     return [app_commands.Choice(name=n, value=n) for n in shown[:AUTOCOMPLETE_LIMIT]]
+
+
+# The visible names (and keys) of a shared committed encounter, for the GM and for players,
+# by the encounter's id: a fight of 100 is keyed once per commit, not once per keystroke.
+# `glimpse` never changes what it shares; the weak reference tells a reused id apart.
+_SEEN: dict[tuple[int, bool], tuple[weakref.ref[Encounter], list[tuple[str, str]]]] = {}
+SEEN_KEPT = 256
+
+
+def _visible_names(seen: Glance) -> list[tuple[str, str]]:
+    """Return the names (with keys) of the combatants the caller may see, in order."""
+    at = (id(seen.encounter), seen.gm)
+    kept = _SEEN.get(at)
+    if kept is not None and kept[0]() is seen.encounter:
+        return kept[1]
+    keyed = [(c.name, name_key(c.name)) for c in seen.visible()]
+    if len(_SEEN) >= SEEN_KEPT:
+        _SEEN.clear()  # a few hundred fights typed into at once: start again
+    _SEEN[at] = (weakref.ref(seen.encounter), keyed)
+    return keyed
 
 
 async def combatant_choices(
@@ -560,7 +585,7 @@ async def combatant_choices(
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete combatant names of this channel's encounter (hidden ones for the GM only)."""
     seen = await glance(interaction)
-    return [] if seen is None else name_choices([c.name for c in seen.visible()], current)
+    return [] if seen is None else _ranked(_visible_names(seen), current)
 
 
 def mention_allowed(*user_ids: int | None) -> discord.AllowedMentions:
