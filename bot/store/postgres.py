@@ -7,17 +7,27 @@ A sheet block, and a join's claim of a sheet, take the sheet's lock the same way
 key space of their own (`pg_advisory_xact_lock(SHEET_LOCKS, id)`: the two-key form never
 meets the one-key form of the channels).
 Each encounter row carries a version checked on write, so a write that was overtaken
-raises instead of undoing the other one. Server settings are cached per process and a
-change is announced to the others (LISTEN/NOTIFY). Shard leases live here too: which
-process serves which of the bot's gateway shards, until when (bot/shards.py).
+raises instead of undoing the other one.
+
+A block costs two round trips when its channel's row is the one this process last read
+or wrote: BEGIN, the lock and a check that the row still has that version and text (its
+SHA-256), in one; its writes and the COMMIT in the other. Each round trip under the lock
+is a turn of a busy event loop that the channel's next command, and the next block
+waiting for a pooled connection, wait through.
+
+Server settings are cached per process and a change is announced to the others
+(LISTEN/NOTIFY). Shard leases live here too: which process serves which of the bot's
+gateway shards, until when (bot/shards.py).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -54,6 +64,8 @@ SHEET_LOCKS = 0x73686565  # "shee": the first key of every sheet's lock
 NPC_LOCKS = 0x6E706373  # "npcs": the first key of every NPC template's lock
 SETTINGS_CHANNEL = "tablehand_settings"
 NOW = "extract(epoch from clock_timestamp())"  # the database's clock: one for every process
+KNOWN_ROWS = 1024  # channels whose encounter row (version, text) a process remembers
+STALE_WRITE = "TH409"  # the SQLSTATE of tablehand_written(): the row left the version read
 
 MIGRATIONS: list[tuple[int, str, list[str]]] = [
     (
@@ -148,8 +160,41 @@ MIGRATIONS: list[tuple[int, str, list[str]]] = [
             """,
         ],
     ),
+    (
+        4,
+        "a check that refuses a stale encounter write inside the commit's one round trip",
+        [
+            f"""
+            CREATE FUNCTION tablehand_written(written BIGINT) RETURNS VOID
+            LANGUAGE plpgsql AS $fn$
+            BEGIN
+                IF written <> 1 THEN
+                    RAISE EXCEPTION 'the encounter is no longer at the version the block read'
+                        USING ERRCODE = '{STALE_WRITE}';
+                END IF;
+            END
+            $fn$
+            """,
+        ],
+    ),
 ]
 LATEST_VERSION = MIGRATIONS[-1][0]
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """A channel's encounter row as this process last read or wrote it under the lock."""
+
+    version: int  # 0: no row
+    text: str | None
+    digest: str = ""  # the text's SHA-256 in hex, as PostgreSQL computes it of the stored text
+
+    @classmethod
+    def of(cls, version: int, text: str | None) -> _Row:
+        """Return the row of this version and text (None: there is no row)."""
+        if text is None:
+            return cls(0, None)
+        return cls(version, text, hashlib.sha256(text.encode()).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -188,6 +233,11 @@ class PostgresStore(Store):
         # that a channel block, waiting for that lock, holds.
         self._sheet_pool: Any = None
         self._listener: Any = None
+        # Each channel's row as last read or written under its lock: a block whose row is
+        # still at that version and text (checked with the lock) reads nothing.
+        self._known: OrderedDict[int, _Row] = OrderedDict()
+        self._checked: dict[int, LoadedChannel] = {}  # what a block's check found current
+        self._blocks: dict[int, Any] = {}  # each open channel block's connection
 
     @property
     def pool(self) -> Any:
@@ -277,39 +327,83 @@ class PostgresStore(Store):
             raise RuntimeError("the store is not open")
         async with self._block_pool.acquire() as conn:
             try:
-                # BEGIN and the channel's lock in one round trip (one simple query of two
-                # statements): every command's block pays one round trip less than with
-                # asyncpg's transaction() and then the lock. The id is an int, never text.
-                await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(channel_id)})")
+                await self._begin_block(conn, channel_id)
+                self._blocks[channel_id] = conn
                 yield conn
             except BaseException:
+                self._known.pop(channel_id, None)  # read it afresh after any failure
                 if not conn.is_closed() and conn.is_in_transaction():
                     await conn.execute("ROLLBACK")
                 raise
-            await conn.execute("COMMIT")
+            finally:
+                self._blocks.pop(channel_id, None)
+                self._checked.pop(channel_id, None)
+            if conn.is_in_transaction():  # a block that wrote committed with its writes
+                await conn.execute("COMMIT")
+
+    async def _begin_block(self, conn: Any, channel_id: int) -> None:
+        """Begin, take the channel's lock and check the remembered row: one round trip.
+
+        One simple query of several statements, each with a snapshot of its own, so the
+        check sees what was committed before the lock was granted. Its status says whether
+        the row is still the one remembered ("SELECT 1"); `_load` then reads nothing.
+        Only ints and a hex digest are put into the text, never anything typed.
+        """
+        begin = f"BEGIN; SELECT pg_advisory_xact_lock({int(channel_id)})"
+        known = self._known.get(channel_id)
+        if known is None:
+            await conn.execute(begin)
+            return
+        if await conn.execute(f"{begin}; {_still_at(channel_id, known)}") == "SELECT 1":
+            self._checked[channel_id] = LoadedChannel(known.text, known.version)
 
     async def _load(
         self, channel_id: int, *, locked: bool = True, transaction: object = None
     ) -> LoadedChannel:
-        sql = "SELECT data, version FROM encounters WHERE channel_id = $1"
-        if transaction is not None:
-            row = await transaction.fetchrow(sql, channel_id)  # type: ignore[attr-defined]
-        else:
-            row = await self.pool.fetchrow(sql, channel_id)
-        if row is None:
-            return LoadedChannel(encounter_json=None)
-        return LoadedChannel(encounter_json=row[0], version=row[1])
+        if transaction is None:
+            row = await self.pool.fetchrow(
+                "SELECT data, version FROM encounters WHERE channel_id = $1", channel_id
+            )
+            return LoadedChannel(None) if row is None else LoadedChannel(row[0], row[1])
+        checked = self._checked.pop(channel_id, None)
+        if checked is not None:
+            return checked
+        row = await transaction.fetchrow(  # type: ignore[attr-defined]
+            "SELECT data, version FROM encounters WHERE channel_id = $1", channel_id
+        )
+        self._remember(channel_id, _Row.of(0, None) if row is None else _Row.of(row[1], row[0]))
+        return LoadedChannel(None) if row is None else LoadedChannel(row[0], row[1])
+
+    def _remember(self, channel_id: int, row: _Row) -> None:
+        self._known[channel_id] = row
+        self._known.move_to_end(channel_id)
+        while len(self._known) > KNOWN_ROWS:
+            self._known.popitem(last=False)
 
     async def _commit(self, changes: ChannelChanges, *, transaction: object = None) -> None:
+        now = time.time()
         if transaction is None:
             async with self.pool.acquire() as conn, conn.transaction():
-                await self._write(conn, changes)
+                await self._write(conn, changes, now)
+            self._known.pop(changes.channel_id, None)
+            return
+        statement = _writes_and_commit(changes, now)
+        if statement is None:
+            await self._write(transaction, changes, now)
         else:
-            await self._write(transaction, changes)
-
-    async def _write(self, conn: Any, changes: ChannelChanges) -> None:
+            try:
+                await transaction.execute(statement)  # type: ignore[attr-defined]
+            except asyncpg.PostgresError as error:
+                if error.sqlstate == STALE_WRITE:
+                    raise StoreConflict() from None
+                raise
         if changes.write_encounter:
-            status = await conn.execute(*_encounter_write(changes))
+            # What the row is once this commits (if it does not, the check finds it is not).
+            self._remember(changes.channel_id, _written_row(changes))
+
+    async def _write(self, conn: Any, changes: ChannelChanges, now: float) -> None:
+        if changes.write_encounter:
+            status = await conn.execute(*_encounter_write(changes, now))
             if not status.endswith(" 1"):  # "UPDATE 1", "INSERT 0 1", "DELETE 1"
                 raise StoreConflict()
         channel_id = changes.channel_id
@@ -356,7 +450,9 @@ class PostgresStore(Store):
             )
 
     async def _round_log(self, channel_id: int, round: int) -> list[LogEntry]:
-        rows = await self.pool.fetch(
+        # Read on the block's own connection (a block reads it): no wait for the shared pool.
+        conn = self._blocks.get(channel_id, self.pool)
+        rows = await conn.fetch(
             "SELECT round, text FROM encounter_log WHERE channel_id = $1 AND round = $2"
             " ORDER BY id",
             channel_id,
@@ -678,7 +774,75 @@ def _guild_list(guild_ids: GuildFilter) -> list[int] | None:
     return None if guild_ids is None else list(guild_ids)
 
 
-def _encounter_write(changes: ChannelChanges) -> tuple[Any, ...]:
+def _still_at(channel_id: int, known: _Row) -> str:
+    """Return the query whose status is "SELECT 1" while the channel's row is `known`."""
+    channel = int(channel_id)
+    if known.version == 0:
+        return f"SELECT 1 WHERE NOT EXISTS (SELECT FROM encounters WHERE channel_id = {channel})"
+    # The text too, not the version alone: a row deleted and inserted again starts at
+    # version 1 anew, and a row mended by hand keeps its version.
+    return (
+        f"SELECT 1 FROM encounters WHERE channel_id = {channel} AND version = {int(known.version)}"
+        f" AND sha256(convert_to(data, 'UTF8')) = decode('{known.digest}', 'hex')"
+    )
+
+
+def _written_row(changes: ChannelChanges) -> _Row:
+    """Return the encounter row a block's commit leaves."""
+    if changes.encounter_json is None:
+        return _Row.of(0, None)
+    return _Row.of(changes.version + 1 if changes.version else 1, changes.encounter_json)
+
+
+def _writes_and_commit(changes: ChannelChanges, now: float) -> str | None:
+    """Return a block's writes and its COMMIT as one simple query (None: write them one by one).
+
+    For the blocks of play: an encounter updated in place, and round log lines. The texts
+    go in dollar-quoted (taken verbatim, with a tag they do not contain), numbers through
+    int() and float(); the update must hit its row at the version read, or
+    `tablehand_written` raises and nothing of the query is kept.
+    """
+    if changes.claims or changes.character_grit or changes.released or changes.release_all:
+        return None
+    texts = [entry.text for entry in changes.log]
+    statements = []
+    channel = int(changes.channel_id)
+    if changes.write_encounter:
+        if changes.encounter_json is None or changes.version == 0:
+            return None
+        texts.append(changes.encounter_json)
+        guild = "NULL" if changes.guild_id is None else str(int(changes.guild_id))
+        playing = ",".join(str(int(c)) for c in changes.character_ids)
+        statements.append(
+            f"WITH w AS (UPDATE encounters SET guild_id = {guild},"
+            f" data = {_quoted(changes.encounter_json)}, updated_at = '{float(now)!r}'::float8,"
+            f" pending = {'TRUE' if changes.pending_attacks else 'FALSE'},"
+            f" character_ids = '{{{playing}}}'::bigint[], version = version + 1"
+            f" WHERE channel_id = {channel} AND version = {int(changes.version)} RETURNING 1)"
+            " SELECT tablehand_written(count(*)) FROM w"
+        )
+    if any("\x00" in text for text in texts):
+        return None  # a text PostgreSQL refuses: refused as a parameter, with its own error
+    if changes.log:
+        lines = ", ".join(
+            f"({channel}, {int(entry.round)}, {_quoted(entry.text)})" for entry in changes.log
+        )
+        statements.append(f"INSERT INTO encounter_log (channel_id, round, text) VALUES {lines}")
+    statements.append("COMMIT")
+    return "; ".join(statements)
+
+
+def _quoted(text: str) -> str:
+    """Return a text as a dollar-quoted literal, with a tag that first ends where it ends."""
+    n = 0
+    tag = "$q$"
+    while (text + tag).find(tag) != len(text):
+        n += 1
+        tag = f"$q{n}$"
+    return f"{tag}{text}{tag}"
+
+
+def _encounter_write(changes: ChannelChanges, now: float) -> tuple[Any, ...]:
     """Return the statement that writes the encounter, only if it is still at its version."""
     if changes.encounter_json is None:
         return (
@@ -690,7 +854,7 @@ def _encounter_write(changes: ChannelChanges) -> tuple[Any, ...]:
         changes.channel_id,
         changes.guild_id,
         changes.encounter_json,
-        time.time(),
+        now,
         changes.pending_attacks,
         changes.character_ids,
     )
