@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.rules.models import Combatant, Encounter
 from bot.store import StoreConflict
-from bot.store.postgres import PostgresStore
+from bot.store.postgres import PostgresStore, _quoted
 
 CHANNEL = 1001
 GUILD = 77
@@ -131,3 +133,26 @@ async def test_a_log_line_postgres_refuses_rolls_the_block_back(postgres_url: st
                 state.require_encounter().combatants[0].grit = 3
                 state.log(1, "nul \x00 inside")
         assert await grit_and_log(store) == [(30, "Goblin")]
+
+
+@given(
+    texts=st.lists(
+        st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")),
+        max_size=20,
+    )
+)
+@settings(max_examples=200, deadline=None)
+async def test_any_text_is_read_back_as_quoted(postgres_server: str, texts: list[str]) -> None:
+    """A dollar-quoted text (bot/store/postgres.py `_quoted`) read back changed: any text,
+    with `$`, `$q` and tags like `$q$` and `$q1$` drawn often, comes back exactly as typed.
+    (No NUL and no lone surrogate: PostgreSQL and UTF-8 refuse those as parameters too.)"""
+    import asyncpg
+
+    texts = [t.replace("a", "$q").replace("b", "$q1$").replace("c", "$") for t in texts]
+    conn = await asyncpg.connect(postgres_server)
+    try:
+        query = "SELECT " + ", ".join(_quoted(t) for t in texts) if texts else "SELECT"
+        row = await conn.fetchrow(query)
+    finally:
+        await conn.close()
+    assert list(row or ()) == texts
