@@ -14,7 +14,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -73,7 +73,8 @@ class TrackerContent:
         return hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
 
 
-Render = Callable[[Encounter], TrackerContent]
+# The encounter, and each combatant's part of its stored text when known (`render_tracker`).
+Render = Callable[[Encounter, Sequence[str] | None], TrackerContent]
 
 
 @dataclass(slots=True)
@@ -208,8 +209,9 @@ class Trackers:
         encounter = await self.store.glimpse(channel_id)
         if encounter is None:
             return
+        parts = self.store.glimpsed_parts(channel_id, encounter)
         with speaking(await self.language(encounter)):  # the channel reads the server's language
-            content = self.render(encounter)
+            content = self.render(encounter, parts)
         message_id = encounter.tracker_message_id
         if message_id is not None and channel.check_pins:
             channel.check_pins = False

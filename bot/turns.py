@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Sequence
 
 import discord
 
@@ -205,8 +206,11 @@ def tracker_view(encounter: Encounter) -> discord.ui.View:
     return view
 
 
-def render_tracker(encounter: Encounter) -> TrackerContent:
-    """Render the pinned tracker message with its Next / Wait / Hold buttons."""
+def render_tracker(encounter: Encounter, parts: Sequence[str] | None = None) -> TrackerContent:
+    """Render the pinned tracker message with its Next / Wait / Hold buttons.
+
+    `parts`: each combatant's part of the stored text, when known (`Store.glimpsed_parts`).
+    """
     # The buttons show their labels (in the language spoken now) and the moment they are
     # for; they are built only if the tracker is to change.
     language = spoken()
@@ -216,4 +220,4 @@ def render_tracker(encounter: Encounter) -> TrackerContent:
         with speaking(language):
             return tracker_view(encounter)
 
-    return TrackerContent(tracker_embed(encounter), buttons=(shown, buttons))
+    return TrackerContent(tracker_embed(encounter, parts=parts), buttons=(shown, buttons))

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+
 import discord
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, spoken
 from bot.outbox import DESCRIPTION_LIMIT, FIELD_LIMIT, split_text
 from bot.render.fortune import declaration_mark
 from bot.render.known_powers import buff_mark
@@ -37,6 +41,12 @@ LEGEND = {
     SIDES["foes"]: N_("foes"),
     "👁": N_("hidden from players"),
 }
+# What `combatant_line` reads of the encounter besides the combatant (a test holds it to
+# these): with the combatant's stored part, the language and the view they key its line.
+LINE_SCENE = ("round", "ambush", "phase", "flow")
+LINE_CACHE = 2048  # lines kept: 200 channels of 10; a line holds its part (shared with the store)
+_scene = attrgetter(*LINE_SCENE)
+_kept_lines: OrderedDict[tuple[object, ...], str] = OrderedDict()
 MODE_TEXT = {
     "fortune": N_("Fortune: initiative rolled each round"),
     "finesse": N_("Finesse: the order by Finesse"),
@@ -158,25 +168,34 @@ def ordered(encounter: Encounter) -> list[Combatant]:
     )
 
 
-def _lines(encounter: Encounter, gm_view: bool, *, ended: bool = False) -> list[str]:
-    """Return the tracker's lines: the order, then those waiting; hidden NPCs for the GM only."""
+def _lines(
+    encounter: Encounter,
+    gm_view: bool,
+    *,
+    ended: bool = False,
+    parts: Sequence[str] | None = None,
+) -> list[str]:
+    """Return the tracker's lines: the order, then those waiting; hidden NPCs for the GM only.
+
+    `parts`: each combatant's part of the encounter's stored text (`bot/store/texts.py`),
+    in its order; given, a line is rendered again only when what it shows may differ.
+    """
     actor = None if ended else current_actor(encounter)
     lines = []
     shown = [c for c in ordered(encounter) if gm_view or not c.hidden]
     waiting = [c for c in shown if c.waiting and not ended]
+    line = _line_maker(encounter, parts)
     for combatant in shown:
         if combatant in waiting:
             continue
         acting = actor is not None and actor.id == combatant.id and (gm_view or not actor.hidden)
-        lines.append(
-            combatant_line(combatant, encounter, acting=acting, exact=gm_view, ended=ended)
-        )
+        lines.append(line(combatant, acting, gm_view, ended))
     if waiting:
         lines.append("")
         lines.append(_("**Waiting** — may `/act` at any moment this round:"))
         for combatant in waiting:
             acting = actor is not None and actor.id == combatant.id
-            lines.append(combatant_line(combatant, encounter, acting=acting, exact=gm_view))
+            lines.append(line(combatant, acting, gm_view, False))
     if not shown:
         lines.append(
             "*"
@@ -184,6 +203,41 @@ def _lines(encounter: Encounter, gm_view: bool, *, ended: bool = False) -> list[
             + "*"
         )
     return lines
+
+
+LineMaker = Callable[[Combatant, bool, bool, bool], str]  # combatant, acting, exact, ended
+
+
+def _line_maker(encounter: Encounter, parts: Sequence[str] | None) -> LineMaker:
+    """Return how `_lines` gets a combatant's line: rendered, or kept from an earlier tracker.
+
+    A tracker is rendered after every change of its encounter, and most changes leave most
+    lines as they were (a 10-combatant tracker's lines were half its rendering). A line is
+    what its combatant, the scene (`LINE_SCENE`), the language and the view make it; the
+    combatant's stored part stands for all of it, and an unchanged combatant's part is the
+    very text it had before (no need to compare it).
+    """
+    if parts is None or len(parts) != len(encounter.combatants):
+        return lambda c, acting, exact, ended: combatant_line(
+            c, encounter, acting=acting, exact=exact, ended=ended
+        )
+    part_of = {id(c): part for c, part in zip(encounter.combatants, parts, strict=True)}
+    scene = (_scene(encounter), spoken())
+
+    def line(combatant: Combatant, acting: bool, exact: bool, ended: bool) -> str:
+        key = (part_of[id(combatant)], scene, acting, exact, ended)
+        found = _kept_lines.get(key)
+        if found is not None:
+            _kept_lines.move_to_end(key)
+            return found
+        made = _kept_lines[key] = combatant_line(
+            combatant, encounter, acting=acting, exact=exact, ended=ended
+        )
+        if len(_kept_lines) > LINE_CACHE:
+            _kept_lines.popitem(last=False)
+        return made
+
+    return line
 
 
 def _footer(encounter: Encounter, gm_view: bool) -> str:
@@ -224,12 +278,15 @@ def _with_legend(lines: list[str], mode: str, limit: int, keep: int = 0) -> str:
     return f"{text}\n\n{key}" if key else text
 
 
-def tracker_embed(encounter: Encounter, *, gm_view: bool = False) -> discord.Embed:
+def tracker_embed(
+    encounter: Encounter, *, gm_view: bool = False, parts: Sequence[str] | None = None
+) -> discord.Embed:
     """Render the tracker: round, phase, the order with the actor marked, marks and Grit.
 
-    A long one shows a window around the actor; `tracker_pages` has every line.
+    A long one shows a window around the actor; `tracker_pages` has every line. `parts`:
+    each combatant's part of the stored text, when known (see `_lines`).
     """
-    lines = _lines(encounter, gm_view)
+    lines = _lines(encounter, gm_view, parts=parts)
     acting_at = next((i for i, line in enumerate(lines) if line.startswith(ACTING)), 0)
     description = _with_legend(lines, encounter.mode, DESCRIPTION_LIMIT, keep=acting_at)
     return _embed(encounter, description, gm_view=gm_view)

@@ -700,6 +700,12 @@ class Store(ABC):
         loaded = await self._load(channel_id, locked=False)
         return self._parsed(channel_id, loaded.encounter_json)
 
+    def glimpsed_parts(self, channel_id: int, encounter: Encounter) -> Parts | None:
+        """Return each combatant's part of the stored text of what `glimpse` gave, if known."""
+        # The tracker keys its cached lines by them (bot/render/tracker.py).
+        kept = self._glimpsed.get(channel_id)
+        return kept.parts if kept is not None and kept.encounter is encounter else None
+
     def _kept(self, channel_id: int, text: str | None) -> Kept | None:
         """Return the committed encounter kept for readers if it is this text parsed, else None."""
         kept = self._glimpsed.get(channel_id)

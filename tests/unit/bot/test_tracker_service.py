@@ -36,7 +36,7 @@ class StandInDiscord:
         self.edits.append(embed.title or "")
 
 
-def render(encounter: Encounter) -> TrackerContent:
+def render(encounter: Encounter, parts: object = None) -> TrackerContent:
     return TrackerContent(embed=discord.Embed(title=f"round {encounter.round}"), view=None)
 
 
