@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -68,9 +67,14 @@ class TrackerContent:
         else:
             view = self._view
             buttons = [] if view is None else [item.to_component_dict() for item in view.children]
-        shown = json.dumps([self.embed.to_dict(), buttons], sort_keys=True, default=str)
-        # Kept per channel until the next edit: a digest, not the 1.6 KB of text.
-        return hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
+        shown = self.embed.to_dict()
+        description = shown.pop("description", "")
+        # Kept per channel until the next edit: a digest, not the 1.6 KB of text. The rest
+        # as its repr (a list's repr ends where it ends), then the description as it is:
+        # dumping the whole embed to JSON first cost more than the digest.
+        digest = hashlib.blake2b(repr([shown, buttons]).encode(), digest_size=16)
+        digest.update(description.encode())
+        return digest.hexdigest()
 
 
 # The encounter, and each combatant's part of its stored text when known (`render_tracker`).

@@ -222,7 +222,8 @@ def _line_maker(encounter: Encounter, parts: Sequence[str] | None) -> LineMaker:
             c, encounter, acting=acting, exact=exact, ended=ended
         )
     part_of = {id(c): part for c, part in zip(encounter.combatants, parts, strict=True)}
-    scene = (_scene(encounter), spoken())
+    # One string: its hash is computed once per render, not once per line (as a tuple's is).
+    scene = repr((_scene(encounter), spoken()))
 
     def line(combatant: Combatant, acting: bool, exact: bool, ended: bool) -> str:
         key = (part_of[id(combatant)], scene, acting, exact, ended)

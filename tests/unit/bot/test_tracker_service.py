@@ -80,3 +80,28 @@ async def test_an_idle_channel_keeps_no_task_and_a_new_change_starts_one() -> No
     await trackers.settled(CHANNEL)
     assert discord_.edits == ["round 1"] * 3 + ["round 2"]
     assert trackers._channel(CHANNEL).task is None
+
+
+def shown(description: str = "▶ Goblin", **changes: str) -> TrackerContent:
+    embed = discord.Embed(title=changes.get("title", "Round 1"), description=description)
+    embed.add_field(name="Now", value=changes.get("now", "**Goblin** to act"), inline=False)
+    embed.set_footer(text=changes.get("footer", "GM view"))
+    buttons = ["tracker buttons", changes.get("language", "en"), "1.ini.1.0"]
+    return TrackerContent(embed, buttons=(buttons, lambda: discord.ui.View()))
+
+
+def test_the_fingerprint_tells_every_shown_change_apart() -> None:
+    """The tracker skipped an edit that changed what it shows, or edited to the same content."""
+    assert shown().fingerprint() == shown().fingerprint()  # built apart: the same content
+    changed = [
+        shown("▶ Goblin\n✓ Orc"),
+        shown(title="Round 2"),
+        shown(now="**Orc** to act"),
+        shown(footer="NPCs' Grit shown as level and die"),
+        shown(language="de"),
+        # What the description holds cannot pass for the rest, nor the other way round.
+        shown("▶ Goblin", title="Round 1']"),
+        shown("']▶ Goblin"),
+    ]
+    prints = {content.fingerprint() for content in changed}
+    assert len(prints) == len(changed) and shown().fingerprint() not in prints
