@@ -44,7 +44,7 @@ LEGEND = {
 # What `combatant_line` reads of the encounter besides the combatant (a test holds it to
 # these): with the combatant's stored part, the language and the view they key its line.
 LINE_SCENE = ("round", "ambush", "phase", "flow")
-LINE_CACHE = 2048  # lines kept: 200 channels of 10; a line holds its part (shared with the store)
+LINE_CACHE = 1024  # lines kept: 100 channels of 10; a line holds its part (shared with the store)
 _scene = attrgetter(*LINE_SCENE)
 _kept_lines: OrderedDict[tuple[object, ...], str] = OrderedDict()
 MODE_TEXT = {
