@@ -511,7 +511,8 @@ def _backends_section(sqlite: dict[str, Any] | None, pg: dict[str, Any]) -> list
         "",
         f"The same mix at {pg['offered_rate']:g}/s across {pg['channels']} channels, one bot "
         "process each (with `load`, the bots take turns in the same rounds). PostgreSQL: every "
-        "command's block is a transaction holding the channel's advisory lock; no cache.",
+        "command's block is a transaction holding the channel's advisory lock; the row it "
+        "last saw is checked there, not trusted (two round trips when unchanged).",
         "",
         "| store | interactions | answered | errors | p50 | p90 | p99 | max | CPU/interaction "
         "| REST/interaction |",
