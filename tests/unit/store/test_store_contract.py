@@ -221,7 +221,7 @@ async def test_character_names_are_read_once_until_a_write(tmp_path: Path) -> No
         assert len(reads) == 2  # any other transaction drops them too
 
 
-class HeldNames(SQLiteStore):
+class HeldRead(SQLiteStore):
     """A store that holds one task between its database read and the read's return."""
 
     held: asyncio.Task | None = None
@@ -232,7 +232,7 @@ class HeldNames(SQLiteStore):
         self.release = asyncio.Event()
 
     async def _fetchall(self, sql: str, params: tuple = ()):  # type: ignore[override]
-        rows = await super()._fetchall(sql, params)
+        rows = await super()._fetchall(sql, params)  # every read, `_fetchone`'s too
         if asyncio.current_task() is self.held:
             self.read.set()
             await self.release.wait()
@@ -241,7 +241,7 @@ class HeldNames(SQLiteStore):
 
 async def test_character_names_read_before_a_create_are_not_kept(tmp_path: Path) -> None:
     """Names read before a create and returned after it hid the new character from then on."""
-    async with HeldNames(tmp_path / "t.db") as store:
+    async with HeldRead(tmp_path / "t.db") as store:
         await store.create_character(Character(guild_id=GUILD, owner_id=1, name="Mira"))
         store.held = asyncio.create_task(store.character_names(GUILD, 1))
         await store.read.wait()  # it has read Mira alone ...
@@ -417,29 +417,11 @@ async def test_a_damaged_character_row_is_a_clear_error(tmp_path: Path) -> None:
             await store.get_character(GUILD, 1, "Mira")
 
 
-class HeldPeek(SQLiteStore):
-    """A store that holds one task between its database read and the read's return."""
-
-    held: asyncio.Task | None = None
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(path)
-        self.read = asyncio.Event()
-        self.release = asyncio.Event()
-
-    async def _fetchone(self, sql: str, params: tuple = ()):  # type: ignore[override]
-        row = await super()._fetchone(sql, params)
-        if asyncio.current_task() is self.held:
-            self.read.set()
-            await self.release.wait()
-        return row
-
-
 async def test_a_lock_free_peek_racing_a_commit_cannot_bring_back_old_state(
     tmp_path: Path,
 ) -> None:
     """A peek that read before a commit and finished after it made the store forget the commit."""
-    async with HeldPeek(tmp_path / "t.db") as store:
+    async with HeldRead(tmp_path / "t.db") as store:
         await start_encounter(store)
         store._committed.clear()  # the peek's read goes to the database
         store.held = asyncio.create_task(store.peek(CHANNEL))
@@ -467,7 +449,7 @@ async def test_a_lock_free_read_overlapping_no_write_is_kept(tmp_path: Path) -> 
 
 async def test_a_lock_free_read_overlapping_a_write_is_not_kept(tmp_path: Path) -> None:
     """A peek that read before a write and finished after it kept what the write replaced."""
-    async with HeldPeek(tmp_path / "t.db") as store:
+    async with HeldRead(tmp_path / "t.db") as store:
         await start_encounter(store)
         store._committed.clear()
         store.held = asyncio.create_task(store.peek(CHANNEL))
