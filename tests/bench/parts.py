@@ -15,7 +15,7 @@ import sqlite3
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -656,25 +656,20 @@ async def wait_settled(server: LoopbackDiscord, proc: BotProcess, within: float 
     """Wait for the bot's on_ready and for what it starts then (re-arming, reconciling,
     importing what it left for first use: under callgrind that import outlasts any quiet)."""
     await _logged_ready(proc, within)
-    await _logged(proc, "warmed up ", within)
+    await _polled(lambda: "warmed up " in proc.log_tail(400) or None, within)
     await server.wait_idle(quiet=0.5, timeout=30)
-
-
-async def _logged(proc: Any, text: str, within: float) -> bool:
-    """Wait until the bot's log holds `text`."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if text in proc.log_tail(400):
-            return True
-        await asyncio.sleep(0.1)
-    return False
 
 
 async def _logged_ready(proc: Any, within: float = 5.0) -> float | None:
     """Wait for the bot's "ready … after X s" line (discord.py waits for guilds first)."""
+    return await _polled(lambda: logged_ready_after(proc), within)
+
+
+async def _polled(read: Callable[[], Any], within: float) -> Any:
+    """Return what `read` finds (not None), asking every 0.1 s for `within` s; else None."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        found = logged_ready_after(proc)
+        found = read()
         if found is not None:
             return found
         await asyncio.sleep(0.1)
