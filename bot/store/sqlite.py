@@ -424,7 +424,6 @@ class SQLiteStore(Store):
                 template.model_dump_json(exclude={"id"}),
             ),
         )
-        self._character_names.clear()
         try:
             (new_id,) = await self._write([insert])
         except sqlite3.IntegrityError:
@@ -458,7 +457,6 @@ class SQLiteStore(Store):
                 template.id,
             ),
         )
-        self._character_names.clear()  # a name, an owner: whatever changed, list again
         try:
             await self._write([], [update])
         except sqlite3.IntegrityError:
