@@ -88,6 +88,11 @@ class TablehandTree(app_commands.CommandTree):
             await report_error(interaction, error)
 
 
+# Seconds a command may wait for its channel: its refusal must still reach Discord within
+# the 3 s Discord waits for an interaction's first answer [bot].
+COMMAND_PATIENCE = 2.5
+
+
 class Tablehand(commands.Bot):
     """The Tablehand bot: state in a store, randomness from one injected source."""
 
@@ -141,6 +146,9 @@ class Tablehand(commands.Bot):
         self.hooks = SpecialHooks(self.book)
         self.trackers = Trackers(self, self.store, render_tracker, interval=tracker_interval)
         self.moments = Moments()  # when each fight's turn last changed, for racing commands
+        # How long a command waits for its busy channel before it gives up, changing nothing
+        # (`bot.table.at_table`): Discord waits 3 s for the first answer, then drops it.
+        self.patience = COMMAND_PATIENCE
         # Command ids for clickable mentions (`bot.help.mention("init next")`), from the sync
         # or, when this start did not sync, from Discord's list of registered commands.
         self.help = CommandIds()

@@ -91,5 +91,17 @@ class RuleViolation(TablehandError):
     """The game's rules forbid this action right now (no actions left, Broken, wrong phase)."""
 
 
+TABLE_BUSY = N_(
+    "The table was busy with other commands for too long: yours changed nothing. Send it again."
+)
+
+
+class TableBusy(TablehandError):
+    """The channel stayed busy with other commands for longer than Discord waits for an answer."""
+
+    def __init__(self) -> None:
+        super().__init__(TABLE_BUSY)
+
+
 class StoreError(TablehandError):
     """The stored state cannot be read or written (corrupt row, newer schema)."""

@@ -9,6 +9,7 @@ read an NPC's Grit as level and die) and what goes into the round log shown to p
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -465,14 +466,27 @@ async def at_table(interaction: discord.Interaction) -> AsyncIterator[Table]:
     bot: Tablehand = interaction.client  # type: ignore[assignment]
     if interaction.channel_id is None:
         raise NoEncounter("Use Tablehand in a server channel or thread.")
+    give_up_at = _give_up_at(bot, interaction)
     settings = await bot.store.settings(interaction.guild_id)
     language = server_language(settings.language, interaction.guild_locale)
-    async with bot.store.channel(interaction.channel_id) as state:
+    async with bot.store.channel(interaction.channel_id, give_up_at=give_up_at) as state:
         table = Table(bot, interaction, Caller.of(interaction), settings, state, language=language)
         before = table.moment
         yield table
         await table._finish(before)
     await _after_commit(table)
+
+
+def _give_up_at(bot: Tablehand, interaction: discord.Interaction) -> float | None:
+    """Return when a command stops waiting for its channel; None once it has answered.
+
+    Past Discord's deadline nobody would hear the command's answer, and a change applied
+    unheard is one its user sends again: so it gives up, changing nothing, while its
+    refusal can still be heard. An answered (deferred) interaction has minutes left.
+    """
+    if interaction.response.is_done():
+        return None
+    return asyncio.get_running_loop().time() + bot.patience
 
 
 @asynccontextmanager

@@ -41,14 +41,14 @@ import asyncio
 import logging
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Awaitable, Collection
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import Field, ValidationError
 
-from bot.errors import BadInput, NoEncounter, NotFound, RuleViolation, StoreError
+from bot.errors import BadInput, NoEncounter, NotFound, RuleViolation, StoreError, TableBusy
 from bot.i18n import N_
 from bot.rules.models import Character, Encounter, LogEntry, Model, NpcTemplate
 from bot.rules.names import clean_name, name_key
@@ -61,6 +61,7 @@ DEFAULT_DEFENSE_TIMEOUT = 60  # seconds [COMMANDS.md /settings]
 GLIMPSED_CHANNELS = 128  # parsed encounters kept for `Store.glimpse` (about 45 KiB each for 10)
 
 GuildFilter = Collection[int] | None  # the guilds a process serves; None: all of them
+T = TypeVar("T")
 
 
 class StoreConflict(StoreError):
@@ -187,6 +188,20 @@ class ChannelChanges:
         return bool(self.write_encounter or self.log or self.character_grit or self.claims)
 
 
+async def waited(acquiring: Awaitable[T], give_up_at: float | None) -> T:
+    """Await a lock or a connection; still waiting at `give_up_at` (the loop's clock): TableBusy.
+
+    Something free is had at once, however late: only a wait ends in TableBusy.
+    """
+    if give_up_at is None:
+        return await acquiring
+    try:
+        async with asyncio.timeout_at(give_up_at):
+            return await acquiring
+    except TimeoutError:
+        raise TableBusy() from None
+
+
 class KeyedLocks:
     """One asyncio.Lock per key, dropped again when nobody holds or waits for it."""
 
@@ -194,14 +209,17 @@ class KeyedLocks:
         self._locks: dict[object, tuple[asyncio.Lock, int]] = {}
 
     @asynccontextmanager
-    async def hold(self, key: object) -> AsyncIterator[None]:
+    async def hold(self, key: object, give_up_at: float | None = None) -> AsyncIterator[None]:
         lock, users = self._locks.get(key, (None, 0))
         if lock is None:
             lock = asyncio.Lock()
         self._locks[key] = (lock, users + 1)
         try:
-            async with lock:
+            await waited(lock.acquire(), give_up_at)
+            try:
                 yield
+            finally:
+                lock.release()
         finally:
             lock, users = self._locks[key]
             if users <= 1:
@@ -489,13 +507,19 @@ class Store(ABC):
         await self.close()
 
     @asynccontextmanager
-    async def channel(self, channel_id: int) -> AsyncIterator[ChannelState]:
-        """Hold the channel's lock; commit everything on a clean exit, nothing on an error."""
+    async def channel(
+        self, channel_id: int, *, give_up_at: float | None = None
+    ) -> AsyncIterator[ChannelState]:
+        """Hold the channel's lock; commit everything on a clean exit, nothing on an error.
+
+        Still waiting for the lock (or a connection) at `give_up_at`, the loop's clock:
+        raise TableBusy, having changed nothing.
+        """
         # The in-process lock first: commands of one process queue here, cheaply, and
         # only one of them at a time waits for the database's lock (if it has one).
         async with (
-            self._channel_locks.hold(channel_id),
-            self._channel_transaction(channel_id) as transaction,
+            self._channel_locks.hold(channel_id, give_up_at),
+            self._channel_transaction(channel_id, give_up_at) as transaction,
             AsyncExitStack() as held_sheets,  # the locks of the sheets the block claims
         ):
             loaded = await self._load(channel_id, transaction=transaction)
@@ -565,8 +589,14 @@ class Store(ABC):
                 self._keep_glimpse(channel_id, encounter_json, replacement, parts)
 
     @asynccontextmanager
-    async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
-        """Hold the channel's lock in the database for a block; yield what load and commit use."""
+    async def _channel_transaction(
+        self, channel_id: int, give_up_at: float | None = None
+    ) -> AsyncIterator[object]:
+        """Hold the channel's lock in the database for a block; yield what load and commit use.
+
+        A backend that waits for something (a connection) gives up at `give_up_at` (see
+        `waited`).
+        """
         yield None  # one process per database: the in-process lock is the whole lock
 
     # Sheets ------------------------------------------------------------------------

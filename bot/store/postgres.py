@@ -47,6 +47,7 @@ from bot.store.base import (
     character_key,
     character_taken,
     npc_taken,
+    waited,
 )
 
 try:
@@ -322,10 +323,14 @@ class PostgresStore(Store):
 
     # Channels
     @asynccontextmanager
-    async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
+    async def _channel_transaction(
+        self, channel_id: int, give_up_at: float | None = None
+    ) -> AsyncIterator[object]:
         if self._block_pool is None:
             raise RuntimeError("the store is not open")
-        async with self._block_pool.acquire() as conn:
+        pool = self._block_pool
+        conn = await waited(pool.acquire(), give_up_at)
+        try:
             try:
                 await self._begin_block(conn, channel_id)
                 self._blocks[channel_id] = conn
@@ -340,6 +345,8 @@ class PostgresStore(Store):
                 self._checked.pop(channel_id, None)
             if conn.is_in_transaction():  # a block that wrote committed with its writes
                 await conn.execute("COMMIT")
+        finally:
+            await pool.release(conn)
 
     async def _begin_block(self, conn: Any, channel_id: int) -> None:
         """Begin, take the channel's lock and check the remembered row: one round trip.

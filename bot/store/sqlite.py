@@ -43,6 +43,7 @@ from bot.store.base import (
     character_key,
     character_taken,
     npc_taken,
+    waited,
 )
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 
@@ -201,9 +202,14 @@ class SQLiteStore(Store):
 
     # Channels
     @asynccontextmanager
-    async def _channel_transaction(self, channel_id: int) -> AsyncIterator[object]:
-        async with self._open_blocks:
+    async def _channel_transaction(
+        self, channel_id: int, give_up_at: float | None = None
+    ) -> AsyncIterator[object]:
+        await waited(self._open_blocks.acquire(), give_up_at)
+        try:
             yield None  # the in-process channel lock is the whole lock: one process per file
+        finally:
+            self._open_blocks.release()
 
     async def _load(
         self, channel_id: int, *, locked: bool = True, transaction: object = None

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.errors import TABLE_BUSY
 from bot.replies import APOLOGY
 from bot.sandbox.commandline import CommandSpec, build_command_data, command_specs
 from bot.sandbox.records import APPLICATION_COMMAND, AUTOCOMPLETE, BUTTON, InteractionRecord
@@ -246,6 +247,12 @@ def defense_click(
         label="defense click",
         message=message,
     )
+
+
+def gave_up(server: LoopbackDiscord, record: InteractionRecord) -> bool:
+    """Return whether the bot answered that the command waited too long and changed nothing."""
+    messages = server.interaction_messages(record) if record.callbacks else []
+    return bool(messages) and messages[0].ephemeral and messages[0].content == TABLE_BUSY
 
 
 def problem(server: LoopbackDiscord, record: InteractionRecord, kind: Kind | None) -> str | None:

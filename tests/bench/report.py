@@ -158,18 +158,23 @@ def _scale_verdicts(results: dict[str, Any], add: Add) -> None:
                 f"{lost['lost']} lost of {lost['applied']} answered /grit damage"
                 + _late_answers(lost),
                 lost["lost"] == 0
-                and (lost["unanswered"] == 0 or bool(lost.get("each_sent_stored_once"))),
+                and (
+                    (lost["unanswered"] == 0 and not lost.get("gave_up"))
+                    or bool(lost.get("each_sent_stored_once"))
+                ),
             )
 
 
 def _late_answers(lost: dict[str, Any]) -> str:
-    """Say what the commands answered too late tell the lost-update check."""
-    if not lost["unanswered"]:
+    """Say what the commands answered too late, or given up on, tell the lost-update check."""
+    given_up = lost.get("gave_up", 0)
+    if not lost["unanswered"] and not given_up:
         return ""
     if lost.get("each_sent_stored_once"):
         return (
-            f" ({lost['unanswered']} answered late; every one of the {lost['sent']} sent is in "
-            "the store exactly once)"
+            f" ({lost['unanswered']} answered late, {given_up} given up on as busy; every one "
+            f"of the {lost['sent']} sent and not given up on is in the store exactly once, "
+            "none given up on is)"
         )
     return (
         f" ({lost['unanswered']} unanswered, {lost.get('unreported', 0)} of them applied: "
@@ -620,7 +625,9 @@ def _shards_section(s: dict[str, Any]) -> list[str]:
             "",
             f"Lost updates (two processes): {lost['sent']} `/grit damage amount:1` offered at "
             f"{lost['offered_rate']:g}/s across both shards, none taking a Grit below 0; "
-            f"{lost['applied']} answered as applied, {lost['unanswered']} not. Answered changes "
+            f"{lost['applied']} answered as applied, {lost.get('gave_up', 0)} given up on "
+            f"(the channel busy past the bot's patience: changed nothing), "
+            f"{lost['unanswered']} otherwise not. Answered changes "
             f"missing from the store: {lost['lost']}; changes in the store nobody was told of "
             f"(answered past the deadline): {lost.get('unreported', 0)}.",
         ]

@@ -8,6 +8,7 @@ tracker must end showing the stored state.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
 import pytest
@@ -195,3 +196,34 @@ async def test_attacks_on_the_same_defender_in_several_channels_never_cross(
         assert sum(1 for line in log if line.startswith("Goblin attacks Mira")) == 2, (ch, log)
         await settle(table)
         assert tracker_shows(pinned_tracker(table, ch), encounter), ch
+
+
+async def test_a_command_kept_waiting_past_the_bots_patience_changes_nothing(
+    table: SandboxTable, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A command stuck behind a busy channel past the bot's patience changed it, or said nothing.
+
+    Discord drops an answer later than 3 s: a change applied then is one its user never
+    hears of and sends again. The bot gives up first (`Tablehand.patience`, 2.5 s; here
+    0.2 s) and says so privately while it can still be heard.
+    """
+    gm = table.user("gm")
+    await gm.run("/init start")
+    await gm.run("/init add name:Mira max_grit:30")
+    bot = table.bot  # type: ignore[attr-defined]
+    bot.patience = 0.2
+    channel_id = table.channel().id
+    async with bot.store.channel(channel_id):  # another command holds the channel meanwhile
+        reply = gm.send_command("/grit damage combatant:Mira amount:5")
+        await reply.responded(timeout=5)
+    assert reply.ephemeral, reply.content
+    assert reply.content == (
+        "The table was busy with other commands for too long: yours changed nothing. Send it again."
+    )
+    encounter = await stored(bot.store, channel_id)
+    assert encounter is not None and flow.by_name(encounter, "Mira").grit == 30
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    again = await gm.run("/grit damage combatant:Mira amount:5")  # sent again, it is applied
+    assert not again.ephemeral and again.content.startswith("Mira takes 5 damage")
+    encounter = await stored(bot.store, channel_id)
+    assert encounter is not None and flow.by_name(encounter, "Mira").grit == 25

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.bench.parts import highest_within, percentile
+from tests.bench.report import _late_answers
 from tests.bench.scale import cores_used, damage_plan, each_stored_once, lost_and_unreported
 
 
@@ -65,3 +66,13 @@ def test_cores_used_are_cpu_seconds_over_the_wall_clock() -> None:
         "postgres": 0.5,
         "generator_and_loopback": 0.2,
     }
+
+
+def test_commands_given_up_on_are_reported_apart_from_late_ones() -> None:
+    """A command the bot gave up on (busy: changed nothing) went unmentioned, or as late."""
+    lost = {"sent": 10, "unanswered": 1, "gave_up": 2, "each_sent_stored_once": True}
+    assert _late_answers(lost) == (
+        " (1 answered late, 2 given up on as busy; every one of the 10 sent and not given up "
+        "on is in the store exactly once, none given up on is)"
+    )
+    assert _late_answers({"sent": 10, "unanswered": 0, "gave_up": 0}) == ""

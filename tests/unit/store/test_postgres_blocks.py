@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.errors import TableBusy
 from bot.rules.models import Combatant, Encounter
 from bot.store import StoreConflict
 from bot.store.postgres import PostgresStore, _quoted
@@ -156,3 +158,41 @@ async def test_any_text_is_read_back_as_quoted(postgres_server: str, texts: list
     finally:
         await conn.close()
     assert list(row or ()) == texts
+
+
+async def test_a_block_waiting_for_a_connection_gives_up_and_returns_none(
+    postgres_url: str,
+) -> None:
+    """With every block connection busy, a block past its give-up time got in, or leaked one."""
+    async with PostgresStore(postgres_url, block_pool_size=2) as store:
+        for channel_id in (CHANNEL, CHANNEL + 1, CHANNEL + 2):
+            async with store.channel(channel_id) as state:
+                state.encounter = Encounter(channel_id=channel_id, guild_id=GUILD, gm_id=5)
+        inside = asyncio.Event()
+        release = asyncio.Event()
+        entered: list[int] = []
+
+        async def command(channel_id: int) -> None:
+            async with store.channel(channel_id) as state:
+                entered.append(channel_id)
+                if len(entered) == 2:
+                    inside.set()
+                await release.wait()
+                state.require_encounter().round = 2
+
+        tasks = [asyncio.create_task(command(c)) for c in (CHANNEL, CHANNEL + 1)]
+        await inside.wait()
+        with pytest.raises(TableBusy):
+            give_up_at = asyncio.get_running_loop().time() + 0.05
+            async with store.channel(CHANNEL + 2, give_up_at=give_up_at) as state:
+                state.require_encounter().round = 9
+        release.set()
+        await asyncio.gather(*tasks)
+        for _ in range(3):  # two connections, each handed back: three blocks in a row get one
+            async with store.channel(CHANNEL + 2) as state:
+                state.require_encounter().round += 1
+        assert [(await store.peek(c)).round for c in (CHANNEL, CHANNEL + 1, CHANNEL + 2)] == [
+            2,
+            2,
+            4,
+        ]

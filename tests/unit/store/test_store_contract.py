@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import BadInput, NoEncounter, NotFound, StoreError
+from bot.errors import BadInput, NoEncounter, NotFound, StoreError, TableBusy
 from bot.rules.models import (
     Armor,
     Character,
@@ -141,6 +141,35 @@ async def test_a_busy_channel_does_not_block_another(store: Store) -> None:
     await slow
     async with store.channel(CHANNEL) as state:
         assert state.require_encounter().round == 2
+
+
+async def test_a_block_still_waiting_when_it_gives_up_changes_nothing(store: Store) -> None:
+    """A block that waited past its give-up time for a held channel changed it, or kept a lock."""
+    await start_encounter(store)
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def slow_command() -> None:
+        async with store.channel(CHANNEL) as state:
+            state.require_encounter().round = 2
+            inside.set()
+            await release.wait()
+
+    slow = asyncio.create_task(slow_command())
+    await inside.wait()
+    loop = asyncio.get_running_loop()
+    with pytest.raises(TableBusy, match="changed nothing"):
+        async with store.channel(CHANNEL, give_up_at=loop.time() + 0.05) as state:
+            state.require_encounter().round = 9
+    assert not slow.done()  # the holder is not disturbed by the one that gave up
+    release.set()
+    await slow
+    assert (await store.peek(CHANNEL)).round == 2
+    assert store.held_channel_locks() == 0
+    # A free channel is had at once, even past the give-up time: only a wait gives up.
+    async with store.channel(CHANNEL, give_up_at=loop.time() - 1) as state:
+        state.require_encounter().round = 3
+    assert (await store.peek(CHANNEL)).round == 3
 
 
 async def test_ending_an_encounter_deletes_it_and_its_log(store: Store) -> None:
@@ -508,6 +537,38 @@ async def test_a_burst_of_channels_opens_at_most_open_blocks_and_loses_none(
         assert sorted(inside) == channels
         for channel_id in channels:
             assert (await store.peek(channel_id)).round == 2
+
+
+async def test_a_block_waiting_for_an_open_block_slot_gives_up_changing_nothing(
+    tmp_path: Path,
+) -> None:
+    """With OPEN_BLOCKS channels busy, a block past its give-up time still got in, or changed one."""
+    channels = [CHANNEL + n for n in range(OPEN_BLOCKS + 1)]
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        for channel_id in channels:
+            await start_encounter(store, channel_id)
+        release = asyncio.Event()
+
+        async def command(channel_id: int) -> None:
+            async with store.channel(channel_id) as state:
+                await release.wait()
+                state.require_encounter().round = 2
+
+        tasks = [asyncio.create_task(command(c)) for c in channels[:OPEN_BLOCKS]]
+        for _ in range(20):
+            await asyncio.sleep(0)
+        late = channels[-1]
+        with pytest.raises(TableBusy):
+            give_up_at = asyncio.get_running_loop().time() + 0.05
+            async with store.channel(late, give_up_at=give_up_at) as state:
+                state.require_encounter().round = 9
+        release.set()
+        await asyncio.gather(*tasks)
+        assert [(await store.peek(c)).round for c in channels] == [2] * OPEN_BLOCKS + [1]
+        async with store.channel(late) as state:  # the slot it did not take is free again
+            state.require_encounter().round = 4
+        assert (await store.peek(late)).round == 4
+        assert store.held_channel_locks() == 0
 
 
 async def test_a_failure_half_way_through_a_commit_writes_nothing(tmp_path: Path) -> None:
