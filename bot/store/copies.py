@@ -199,10 +199,15 @@ def _immutable(annotation: Any) -> bool:
     return False
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})  # most of a state: compared in place
+
+
 def same_state(a: Any, b: Any, where: str = "encounter") -> str | None:
     """Return where two states differ — in value or in Python type — or None if they do not."""
     if type(a) is not type(b):
         return f"{where}: {type(a).__name__} vs {type(b).__name__}"
+    if type(a) in _LEAVES:
+        return None if a == b else f"{where}: {a!r} vs {b!r}"
     if isinstance(a, BaseModel):
         if a.__pydantic_extra__ != b.__pydantic_extra__:
             return f"{where}: extra fields"
@@ -210,10 +215,16 @@ def same_state(a: Any, b: Any, where: str = "encounter") -> str | None:
     if type(a) is dict:
         if list(a) != list(b):
             return f"{where}: keys {list(a)} vs {list(b)}"
-        for key, value in a.items():
-            if type(key) is not type(next(k for k in b if k == key)):
+        # The key lists are equal, so b's key at the same place is the one equal to a's.
+        for (key, value), b_key in zip(a.items(), b, strict=True):
+            if type(key) is not type(b_key):
                 return f"{where}[{key!r}]: key type"
-            found = same_state(value, b[key], f"{where}.{key}")
+            other = b[b_key]
+            if type(value) is type(other) and type(value) in _LEAVES:  # no call, no path built
+                if value != other:
+                    return f"{where}.{key}: {value!r} vs {other!r}"
+                continue
+            found = same_state(value, other, f"{where}.{key}")
             if found:
                 return found
         return None
@@ -221,6 +232,10 @@ def same_state(a: Any, b: Any, where: str = "encounter") -> str | None:
         if len(a) != len(b):
             return f"{where}: {len(a)} vs {len(b)} items"
         for index, (left, right) in enumerate(zip(a, b, strict=True)):
+            if type(left) is type(right) and type(left) in _LEAVES:
+                if left != right:
+                    return f"{where}[{index}]: {left!r} vs {right!r}"
+                continue
             found = same_state(left, right, f"{where}[{index}]")
             if found:
                 return found

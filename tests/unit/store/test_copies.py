@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
 from bot.rules.models import (
     ActiveEssence,
     ActiveSpecial,
@@ -166,3 +170,84 @@ def test_same_state_names_where_two_states_differ() -> None:
     assert same_state({"1": 1}, ints) == "encounter: keys ['1'] vs [1]"
     assert same_state([1], [1.0]) == "encounter[0]: int vs float"
     assert same_state(encounter, parsed(encounter)) is None
+
+
+def reference_same_state(a: Any, b: Any, where: str = "encounter") -> str | None:
+    """same_state as it was before its leaves were compared in place (the oracle)."""
+    if type(a) is not type(b):
+        return f"{where}: {type(a).__name__} vs {type(b).__name__}"
+    if isinstance(a, BaseModel):
+        if a.__pydantic_extra__ != b.__pydantic_extra__:
+            return f"{where}: extra fields"
+        return reference_same_state(a.__dict__, b.__dict__, where)
+    if type(a) is dict:
+        if list(a) != list(b):
+            return f"{where}: keys {list(a)} vs {list(b)}"
+        for key, value in a.items():
+            if type(key) is not type(next(k for k in b if k == key)):
+                return f"{where}[{key!r}]: key type"
+            found = reference_same_state(value, b[key], f"{where}.{key}")
+            if found:
+                return found
+        return None
+    if type(a) is list:
+        if len(a) != len(b):
+            return f"{where}: {len(a)} vs {len(b)} items"
+        for index, (left, right) in enumerate(zip(a, b, strict=True)):
+            found = reference_same_state(left, right, f"{where}[{index}]")
+            if found:
+                return found
+        return None
+    return None if a == b else f"{where}: {a!r} vs {b!r}"
+
+
+# Leaves that are equal across types (1, 1.0, True) and keys that collide the same way.
+LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 2),
+    st.sampled_from([0.0, 1.0, 2.5, float("nan")]),
+    st.sampled_from(["", "a", "b"]),
+    st.tuples(st.integers(0, 1)),
+)
+STATES = st.recursive(
+    LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.one_of(st.booleans(), st.integers(0, 2), st.just("a")), inner, max_size=3
+        ),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(STATES, STATES)
+def test_same_state_says_what_it_said_before_its_leaves_were_compared_in_place(
+    a: Any, b: Any
+) -> None:
+    """The faster same_state found another difference, or none where there was one."""
+    assert same_state(a, b) == reference_same_state(a, b)
+    assert same_state(a, a) == reference_same_state(a, a)
+
+
+def test_same_state_tells_equal_keys_of_another_type_apart() -> None:
+    """Keys equal across types (1, True, 1.0) passed as the same key."""
+    for a, b, said in [
+        ({1: 1}, {True: 1}, "encounter[1]: key type"),
+        ({"x": {0: "a"}}, {"x": {False: "a"}}, "encounter.x[0]: key type"),
+        ([{2: None}], [{2.0: None}], "encounter[0][2]: key type"),
+        ({"x": [1, True]}, {"x": [1, 1]}, "encounter.x[1]: bool vs int"),
+    ]:
+        assert same_state(a, b) == reference_same_state(a, b) == said
+
+
+def test_same_state_of_a_full_encounter_says_what_it_said_before() -> None:
+    """The faster same_state named another place for a changed field of a full encounter."""
+    encounter = parsed(full_encounter())
+    for change in (lambda e: setattr(e.combatants[0], "name", "Other"), change_everything):
+        other = parsed(full_encounter())
+        change(other)
+        assert same_state(encounter, other) == reference_same_state(encounter, other)
+        assert same_state(encounter, other) is not None
