@@ -28,7 +28,7 @@ from bot.rules.specials import SpecialBook
 from bot.scheduler import Scheduler
 from bot.specials_hooks import SpecialHooks
 from bot.store import Store, open_store
-from bot.table import Moments
+from bot.table import ARRIVED, Moments
 from bot.tracker import RECONCILE_WINDOW, Trackers
 from bot.turns import render_tracker
 from bot.views import answer_vanished_click
@@ -153,6 +153,15 @@ class Tablehand(commands.Bot):
         # or, when this start did not sync, from Discord's list of registered commands.
         self.help = CommandIds()
         self.choices = choices.PendingChoices()  # commands waiting for a "which one?" answer
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Stamp each interaction with its arrival, then dispatch the event as discord.py does."""
+        if event_name == "interaction" and args:
+            # Called as the gateway event is parsed, before its command's task runs: what
+            # the command waits from now on, in the loop's queue or for its channel, counts
+            # against Discord's 3 s (`bot.table.at_table`).
+            args[0].extras[ARRIVED] = asyncio.get_running_loop().time()
+        super().dispatch(event_name, *args, **kwargs)
 
     @property
     def extension_names(self) -> list[str]:

@@ -460,6 +460,10 @@ async def channel_language(interaction: discord.Interaction) -> str:
     return server_language(settings.language, interaction.guild_locale)
 
 
+# Interaction.extras key: the loop's clock when the interaction's gateway event was parsed.
+ARRIVED = "tablehand.arrived"
+
+
 @asynccontextmanager
 async def at_table(interaction: discord.Interaction) -> AsyncIterator[Table]:
     """Load the channel's state under its lock; commit, refresh the tracker and reply after."""
@@ -482,11 +486,14 @@ def _give_up_at(bot: Tablehand, interaction: discord.Interaction) -> float | Non
 
     Past Discord's deadline nobody would hear the command's answer, and a change applied
     unheard is one its user sends again: so it gives up, changing nothing, while its
-    refusal can still be heard. An answered (deferred) interaction has minutes left.
+    refusal can still be heard. The time counts from the interaction's arrival (stamped
+    by `Tablehand.dispatch`), so a wait in the event loop's queue counts too. An answered
+    (deferred) interaction has minutes left.
     """
     if interaction.response.is_done():
         return None
-    return asyncio.get_running_loop().time() + bot.patience
+    now = asyncio.get_running_loop().time()
+    return interaction.extras.get(ARRIVED, now) + bot.patience
 
 
 @asynccontextmanager

@@ -189,10 +189,7 @@ class ChannelChanges:
 
 
 async def waited(acquiring: Awaitable[T], give_up_at: float | None) -> T:
-    """Await a lock or a connection; still waiting at `give_up_at` (the loop's clock): TableBusy.
-
-    Something free is had at once, however late: only a wait ends in TableBusy.
-    """
+    """Await a lock or a connection; still waiting at `give_up_at` (the loop's clock): TableBusy."""
     if give_up_at is None:
         return await acquiring
     try:
@@ -512,8 +509,8 @@ class Store(ABC):
     ) -> AsyncIterator[ChannelState]:
         """Hold the channel's lock; commit everything on a clean exit, nothing on an error.
 
-        Still waiting for the lock (or a connection) at `give_up_at`, the loop's clock:
-        raise TableBusy, having changed nothing.
+        Still waiting for the lock (or a connection) at `give_up_at`, the loop's clock, or
+        getting them only after it: raise TableBusy, having changed nothing.
         """
         # The in-process lock first: commands of one process queue here, cheaply, and
         # only one of them at a time waits for the database's lock (if it has one).
@@ -522,6 +519,8 @@ class Store(ABC):
             self._channel_transaction(channel_id, give_up_at) as transaction,
             AsyncExitStack() as held_sheets,  # the locks of the sheets the block claims
         ):
+            if give_up_at is not None and asyncio.get_running_loop().time() > give_up_at:
+                raise TableBusy()  # its turn came too late to be heard: change nothing
             loaded = await self._load(channel_id, transaction=transaction)
             committed = self._kept(channel_id, loaded.encounter_json)
             state = ChannelState(self, channel_id, loaded, transaction, held_sheets, committed)

@@ -166,10 +166,14 @@ async def test_a_block_still_waiting_when_it_gives_up_changes_nothing(store: Sto
     await slow
     assert (await store.peek(CHANNEL)).round == 2
     assert store.held_channel_locks() == 0
-    # A free channel is had at once, even past the give-up time: only a wait gives up.
-    async with store.channel(CHANNEL, give_up_at=loop.time() - 1) as state:
+    # A free channel before the give-up time is used; after it, not even a free one is.
+    async with store.channel(CHANNEL, give_up_at=loop.time() + 60) as state:
         state.require_encounter().round = 3
+    with pytest.raises(TableBusy):
+        async with store.channel(CHANNEL, give_up_at=loop.time() - 0.001) as state:
+            state.require_encounter().round = 9
     assert (await store.peek(CHANNEL)).round == 3
+    assert store.held_channel_locks() == 0
 
 
 async def test_ending_an_encounter_deletes_it_and_its_log(store: Store) -> None:
