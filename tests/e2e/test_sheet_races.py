@@ -70,10 +70,10 @@ class Arrivals(KeyedLocks):
         self.arrived = asyncio.Event()
 
     @asynccontextmanager
-    async def hold(self, key: object) -> AsyncIterator[None]:
+    async def hold(self, key: object, give_up_at: float | None = None) -> AsyncIterator[None]:
         if key == self.channel_id:
             self.arrived.set()  # before it waits: whatever it read before, it has read
-        async with super().hold(key):
+        async with super().hold(key, give_up_at):
             yield
 
 
