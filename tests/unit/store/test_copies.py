@@ -160,6 +160,20 @@ def test_a_copy_still_validates_what_is_assigned_and_marks_nothing_set() -> None
         raise AssertionError("an out-of-bounds reach was accepted")
 
 
+def test_a_copy_of_a_combatant_for_init_add_is_its_deep_copy() -> None:
+    """/init add count:n's copies (copy_state, then the name) differed from deep copies."""
+    model = full_encounter().combatants[0]  # built and assigned to, as /init add builds it
+    model.hidden, model.side = True, "foes"
+    copy = copy_state(model)
+    copy.name = "Mira 2"
+    assert same_state(copy, model.model_copy(update={"name": "Mira 2"}, deep=True)) is None
+    copy.specials[0].x = 9
+    copy.powers[0].specials.append(PowerSpecial(name="Hex"))
+    copy.power_uses["Bolt"] = 2
+    assert model.specials[0].x == 3 and len(model.powers[0].specials) == 1
+    assert model.power_uses == {"Bolt": 1}
+
+
 def test_same_state_names_where_two_states_differ() -> None:
     """same_state missed a difference of value, of type, or of a dict key's type."""
     encounter = parsed(full_encounter())
