@@ -154,13 +154,7 @@ class CommandIds:
         """Return text with each command it names (`/init next`, `` `/init join name:X` ``) clickable."""
         if not self._ids or "/" not in text:
             return text
-        if self._named is None:
-            names = "|".join(re.escape(n) for n in sorted(self._names, key=len, reverse=True))
-            self._named = (
-                re.compile(rf"`/({names})((?: [^`\n]*)?)`"),  # a command in code, with options
-                re.compile(rf"(?<![\w/<`:])/({names})(?![\w-])"),
-            )
-        in_code, bare = self._named
+        in_code, bare = self.patterns()
 
         def code(found: re.Match[str]) -> str:
             rest = found[2].strip()
@@ -168,6 +162,18 @@ class CommandIds:
 
         text = in_code.sub(code, text)
         return bare.sub(lambda found: self.mention(found[1], guild_id), text)
+
+    def patterns(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        """Return the patterns `linked` finds command names by (compiled on first need)."""
+        # The bot's warm-up compiles them in a thread once ready (5 ms for 99 names):
+        # otherwise the first reply that names a command paid for it.
+        if self._named is None:
+            names = "|".join(re.escape(n) for n in sorted(self._names, key=len, reverse=True))
+            self._named = (
+                re.compile(rf"`/({names})((?: [^`\n]*)?)`"),  # a command in code, with options
+                re.compile(rf"(?<![\w/<`:])/({names})(?![\w-])"),
+            )
+        return self._named
 
     def mention(self, name: str, guild_id: int | None = None) -> str:
         """Return a clickable `</init next:ID>`, or `/init next` as code when no id is known."""
