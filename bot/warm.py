@@ -12,9 +12,10 @@ import time
 
 from pydantic import BaseModel
 
-# The state models and every rule's result: the fights use them from the first command.
-# The catalogue's views are left to first use (a look-up's, not a fight's; memory).
-FIGHT_MODULES = ("bot.rules.",)
+# The state models, every rule's result and the server's settings (read by every table
+# command): the fights use them from the first command. The catalogue's views are left
+# to first use (a look-up's, not a fight's; memory).
+FIGHT_MODULES = ("bot.rules.", "bot.store.")
 
 
 def build_models(prefixes: tuple[str, ...] = FIGHT_MODULES) -> list[type[BaseModel]]:

@@ -11,13 +11,14 @@ from tests.unit.test_purity import ROOT
 BUILD = textwrap.dedent(
     """
     import importlib, pkgutil
-    import bot.rules
+    import bot.rules, bot.store
     from pydantic import BaseModel
     from bot.warm import _subclasses, build_models
 
     for module in pkgutil.iter_modules(bot.rules.__path__):
         importlib.import_module(f"bot.rules.{module.name}")
-    fights = [m for m in _subclasses(BaseModel) if m.__module__.startswith("bot.rules.")]
+    ours = ("bot.rules.", "bot.store.")
+    fights = [m for m in _subclasses(BaseModel) if m.__module__.startswith(ours)]
     deferred = {m for m in fights if not m.__pydantic_complete__}
     built = build_models()
     print(len(deferred) > 20, set(built) == deferred, len(set(built)) == len(built))
@@ -26,8 +27,8 @@ BUILD = textwrap.dedent(
 )
 
 
-def test_the_warm_up_builds_every_deferred_rules_model_once() -> None:
-    """A rules model was left for a command's first use, built twice, or built again later.
+def test_the_warm_up_builds_every_deferred_rules_and_store_model_once() -> None:
+    """A rules or store model was left for a command's first use, built twice, or built again later.
 
     In a fresh interpreter: this test process may have built any of them already.
     """
