@@ -5,13 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.errors import RuleViolation
 from bot.rules import encounter as flow
 from bot.rules.attack_flow import answer_attack, declare_attack, visible_reactors
 from bot.rules.attacks import AttackSpec
 from bot.rules.models import ActiveSpecial, Combatant, Encounter, PendingAttack
-from bot.rules.reactions import react, reaction_refusal
+from bot.rules.reactions import eligible, react, reaction_refusal
 from tests.scripted import ScriptedRandom, d20
 
 
@@ -188,3 +190,58 @@ def test_a_defender_who_cannot_respond_waits_for_an_ally_to_protect() -> None:
     assert alone.settled.no_choice == "stunned"
     defense = alone.settled.result.defense
     assert defense is not None and (defense.core, defense.value) == (None, 0)
+
+
+reactor_states = st.fixed_dictionaries(
+    {
+        "side": st.sampled_from(["party", "foes"]),
+        "fixed_object": st.booleans(),
+        "grit": st.sampled_from([0, 5, 30]),
+        "actions_left": st.integers(0, 2),
+        "stunned": st.booleans(),
+        "grappling": st.booleans(),
+        "engaged": st.booleans(),
+    }
+)
+
+
+@given(
+    st.lists(reactor_states, min_size=2, max_size=8),
+    st.sampled_from(["protect", "support"]),
+    st.lists(st.integers(1, 8), max_size=3),
+    st.booleans(),
+)
+def test_eligible_is_everyone_reaction_refusal_lets_react(
+    states: list[dict[str, object]], kind: str, reacting: list[int], ambush: bool
+) -> None:
+    """eligible (the parties looked up once) disagreed with reaction_refusal on a combatant."""
+    encounter = Encounter(channel_id=1, gm_id=9, round=0 if ambush else 1, ambush="foes")
+    for n, state in enumerate(states, start=1):
+        encounter.combatants.append(
+            Combatant(
+                id=n,
+                name=f"C{n}",
+                side=state["side"],
+                fixed_object=state["fixed_object"],
+                grit=state["grit"],
+                actions_left=state["actions_left"],
+                specials=[ActiveSpecial(name="Stunned")] if state["stunned"] else [],
+                grapple={"partner_id": 1, "role": "held"} if state["grappling"] else None,
+                engaged_with=[1, 2] if state["engaged"] else [],
+            )
+        )
+    pending = PendingAttack(
+        id="a1",
+        attacker_id=1,
+        defender_id=2,
+        spec={},
+        roll={},
+        created_at=0,
+        due_at=60,
+        protectors=[i for i in reacting if i % 2],
+        supporters=[i for i in reacting if not i % 2],
+    )
+    expected = [
+        c for c in encounter.combatants if reaction_refusal(encounter, c, pending, kind) is None
+    ]
+    assert eligible(encounter, pending, kind) == expected
