@@ -79,9 +79,10 @@ def _tie_key(entry: InitiativeEntry) -> tuple[int, ...]:
 def _roll_off(entries: list[InitiativeEntry], rng: random.Random) -> list[InitiativeEntry]:
     """Break remaining ties with d20 roll-offs, re-rolling among those still tied [000]."""
     faces: dict[int, list[int]] = {e.combatant_id: [] for e in entries}
+    ties = {e.combatant_id: _tie_key(e) for e in entries}  # each roll-off round asks again
 
     def key(e: InitiativeEntry) -> tuple[object, ...]:
-        return (*_tie_key(e), tuple(-f for f in faces[e.combatant_id]))
+        return (*ties[e.combatant_id], tuple(-f for f in faces[e.combatant_id]))
 
     for _ in range(MAX_ROLLOFFS):
         groups: dict[tuple[object, ...], list[InitiativeEntry]] = {}
@@ -94,8 +95,12 @@ def _roll_off(entries: list[InitiativeEntry], rng: random.Random) -> list[Initia
         for group in tied:
             for entry in group:
                 faces[entry.combatant_id].append(rng.randint(1, ROLLOFF_DIE))
-    # Anything still tied (Broken combatants, or MAX_ROLLOFFS exhausted) goes by id.
-    result = [e.model_copy(update={"rolloff": faces[e.combatant_id]}) for e in entries]
+    # Anything still tied (Broken combatants, or MAX_ROLLOFFS exhausted) goes by id. Only
+    # those that rolled off are copied (most of a big fight's entries never tie).
+    result = [
+        e.model_copy(update={"rolloff": faces[e.combatant_id]}) if faces[e.combatant_id] else e
+        for e in entries
+    ]
     return sorted(result, key=lambda e: (e.sort_key, e.combatant_id))
 
 
@@ -140,16 +145,19 @@ def _fortune_bonuses(combatant: Combatant, mode: InitiativeMode) -> list[Modifie
     return bonuses
 
 
-def _base_entry(combatant: Combatant, mode: InitiativeMode) -> InitiativeEntry:
+def _base_entry(combatant: Combatant, mode: InitiativeMode, **rolled: object) -> InitiativeEntry:
+    """Return a combatant's entry: what it is, and what its roll gave (`rolled`: total, die…)."""
+    # Built whole, once: a fight of 100 built each entry and then copied it with the roll.
+    fields: dict[str, object] = {"total": None, **rolled}
     return InitiativeEntry(
         combatant_id=combatant.id,
         name=combatant.name,
         side=combatant.side,
         is_npc=combatant.is_npc,
         finesse=combatant.finesse,
-        total=None,
         front=_front(combatant, mode),
         broken=die_of(combatant) is None,
+        **fields,
     )
 
 
@@ -161,20 +169,16 @@ def _rolled_entry(
     reroll: Collection[int] | None,
 ) -> InitiativeEntry:
     """Core die + Finesse + bonuses, or the total kept from an earlier roll."""
-    entry = _base_entry(combatant, mode)
-    if entry.broken:
-        return entry
+    die = die_of(combatant)
+    if die is None:  # Broken
+        return _base_entry(combatant, mode)
     kept = _kept(combatant, existing, reroll)
     if kept is not None:
-        return entry.model_copy(update={"total": kept, "kept": True})
-    die = die_of(combatant)
-    assert die is not None  # not Broken
+        return _base_entry(combatant, mode, total=kept, kept=True)
     face = rng.randint(1, die)
     bonuses = _fortune_bonuses(combatant, mode)
     total = face + combatant.finesse + sum(b.value for b in bonuses)
-    return entry.model_copy(
-        update={"die": die, "faces": [face], "bonuses": bonuses, "total": total}
-    )
+    return _base_entry(combatant, mode, die=die, faces=[face], bonuses=bonuses, total=total)
 
 
 def _side_roller(members: Sequence[Combatant]) -> Combatant:
