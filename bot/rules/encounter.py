@@ -624,10 +624,12 @@ def _begin_turns(encounter: Encounter, rng: random.Random, hooks: TurnHooks) -> 
             actors = [c for c in actors if c.id in set(ambush.succeeded)]
     entries = order_for_round(actors, encounter.mode, rng, existing=_existing_initiative(encounter))
     encounter.order = [entry.combatant_id for entry in entries]
+    ordered = {c.id: c for c in actors}  # by_id for each entry was a scan of the encounter
     for entry in entries:
-        combatant = by_id(encounter, entry.combatant_id)
+        combatant = ordered[entry.combatant_id]
         combatant.initiative = entry.total
-        combatant.holding = False  # the Hold bonus is spent on this order
+        if combatant.holding:
+            combatant.holding = False  # the Hold bonus is spent on this order
     encounter.phase = "initiative"
     encounter.turn = -1
     step = _next_turn(encounter, hooks, ended=None)
