@@ -86,3 +86,44 @@ async def test_a_finished_warm_up_says_so(caplog) -> None:
     assert [r.getMessage() for r in caplog.records if r.name == "tablehand"] == [
         "warmed up bot.rules.expressions"
     ]
+
+
+PLUGINS = textwrap.dedent(
+    """
+    import sys
+    from bot.__main__ import main
+    import pydantic.plugin._loader as loader
+
+    print(main(["sync-commands"]), loader._plugins)
+    """
+)
+
+
+def _plugins_after_main(tmp_path, **env: str) -> str:
+    """Run `tablehand sync-commands` without a token: it builds Settings' validator and stops."""
+    import os
+
+    environ = dict(os.environ)
+    for name in ("DISCORD_TOKEN", "PYDANTIC_DISABLE_PLUGINS"):
+        environ.pop(name, None)
+    environ.update(env, PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-c", PLUGINS],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # no .env here
+        env=environ,
+        timeout=120,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def test_the_bot_does_not_scan_for_pydantic_plugins(tmp_path) -> None:
+    """pydantic's first validator scanned every installed distribution's entry points."""
+    assert _plugins_after_main(tmp_path) == "2 None"  # never scanned: no plugin table
+
+
+def test_an_operator_can_still_ask_for_pydantic_plugins(tmp_path) -> None:
+    """PYDANTIC_DISABLE_PLUGINS set by the operator wins: "" loads every plugin there is."""
+    assert _plugins_after_main(tmp_path, PYDANTIC_DISABLE_PLUGINS="") == "2 {}"
