@@ -18,7 +18,8 @@ from discord.ext import commands
 
 import cogs
 from bot import choices
-from bot.catalogue import Catalogue, Lookup, load_catalogue
+from bot.catalogue import Catalogue, Lookup
+from bot.catalogue.kept import load_indexed
 from bot.config import Settings
 from bot.help import CommandIds
 from bot.i18n import _, load_all
@@ -135,8 +136,10 @@ class Tablehand(commands.Bot):
         self.rng = rng if rng is not None else random.Random()
         self.store: Store = store if store is not None else open_store(settings.database)
         # The SRD catalogue, validated once: a malformed data file stops start-up here.
-        self.catalogue = catalogue if catalogue is not None else load_catalogue()
-        self.lookup = Lookup(self.catalogue)
+        if catalogue is None:  # kept validated and indexed from an earlier start, if current
+            self.catalogue, self.lookup = load_indexed()
+        else:
+            self.catalogue, self.lookup = catalogue, Lookup(catalogue)
         self._extensions = cog_extensions() if extensions is None else extensions
         self.started_at = time.monotonic()
         self.ready_after: float | None = None

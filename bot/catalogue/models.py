@@ -53,7 +53,7 @@ class CatalogueError(TablehandError):
 class Model(BaseModel):
     """Base for catalogue data: strict, closed and immutable once loaded."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
 def triangular(x: int) -> int:
