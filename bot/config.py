@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, ClassVar
 
-from dotenv import dotenv_values
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SecretStr, ValidationError
 
 from bot.errors import TablehandError
@@ -123,6 +122,8 @@ class Settings(BaseModel):
         """Read settings from `.env` and the environment (the environment wins)."""
         values: dict[str, str] = {}
         if env_file is not None and Path(env_file).is_file():
+            from dotenv import dotenv_values  # only then: its parser compiles a dozen patterns
+
             values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
         values.update(os.environ if environ is None else environ)
         fields = {field: values[name] for name, field in cls.ENVIRONMENT.items() if name in values}

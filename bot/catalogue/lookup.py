@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from rapidfuzz import fuzz, process
 
 from bot.catalogue.models import Catalogue, CatalogueError, Exclusion
 from bot.catalogue.names import normalise, spellings
@@ -455,6 +454,9 @@ class Lookup:
         texts = (
             index.fuzzy_texts if positions is None else [index.fuzzy_texts[at] for at in positions]
         )
+        # Imported on first use, not at every start (a fiftieth of a second); see bot.app.WARM_UP.
+        from rapidfuzz import fuzz, process
+
         hits = process.extract(
             text, texts, scorer=fuzz.WRatio, limit=FUZZY_POOL, score_cutoff=cutoff
         )

@@ -9,8 +9,9 @@ import textwrap
 from tests.unit.test_purity import ROOT
 
 # Each of these builds something slow when imported (d20: its parser; Babel: only needed
-# to compile a catalogue, which start-up reads compiled).
-LEFT_FOR_LATER = ("d20", "lark", "babel")
+# to compile a catalogue, which start-up reads compiled; rapidfuzz: only for typos; dotenv:
+# only with a .env file).
+LEFT_FOR_LATER = ("d20", "lark", "babel", "rapidfuzz", "dotenv")
 
 SET_UP = textwrap.dedent(
     """
@@ -39,7 +40,8 @@ SET_UP = textwrap.dedent(
 
 
 def test_setting_the_bot_up_leaves_d20_and_babel_to_the_warm_up() -> None:
-    """Loading every cog and the catalogues imported d20, lark or Babel again; or the warm-up missed d20.
+    """Loading every cog and the catalogues imported d20, lark, Babel, rapidfuzz or dotenv again;
+    or the warm-up missed d20 or rapidfuzz.
 
     As every start after the first: the catalogues are compiled and kept beforehand (a
     fresh clone's first start compiles them with Babel, whichever test runs first).
@@ -55,7 +57,7 @@ def test_setting_the_bot_up_leaves_d20_and_babel_to_the_warm_up() -> None:
         timeout=120,
         check=True,
     )
-    assert done.stdout.splitlines() == ["", "d20 lark"]
+    assert done.stdout.splitlines() == ["", "d20 lark rapidfuzz"]
 
 
 async def test_a_failed_warm_up_is_logged_not_lost(monkeypatch, caplog) -> None:
@@ -84,7 +86,7 @@ async def test_a_finished_warm_up_says_so(caplog) -> None:
     bot = app.Tablehand(Settings(), store=MemoryStore())
     await bot._warm()
     assert [r.getMessage() for r in caplog.records if r.name == "tablehand"] == [
-        "warmed up bot.rules.expressions"
+        "warmed up bot.rules.expressions, rapidfuzz.process"
     ]
 
 
@@ -127,3 +129,46 @@ def test_the_bot_does_not_scan_for_pydantic_plugins(tmp_path) -> None:
 def test_an_operator_can_still_ask_for_pydantic_plugins(tmp_path) -> None:
     """PYDANTIC_DISABLE_PLUGINS set by the operator wins: "" loads every plugin there is."""
     assert _plugins_after_main(tmp_path, PYDANTIC_DISABLE_PLUGINS="") == "2 {}"
+
+
+def _fresh(code: str, cwd) -> list[str]:
+    """Run code in a new interpreter (nothing imported yet) and return its printed lines."""
+    import os
+
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+        check=True,
+    )
+    return done.stdout.splitlines()
+
+
+def test_settings_without_a_dotenv_file_leave_dotenv_unimported(tmp_path) -> None:
+    """Reading settings imported python-dotenv (a dozen patterns compiled) with no .env to read."""
+    code = """
+        import sys
+        from bot.config import Settings
+        Settings.from_env(environ={})
+        print("dotenv" in sys.modules)
+        (__import__("pathlib").Path(".env")).write_text("TABLEHAND_LOG_LEVEL=DEBUG\\n")
+        print(Settings.from_env(environ={}).log_level, "dotenv" in sys.modules)
+    """
+    assert _fresh(code, tmp_path) == ["False", "DEBUG True"]
+
+
+def test_the_first_guess_imports_rapidfuzz_itself(tmp_path) -> None:
+    """A typo's "did you mean" failed, or guessed otherwise, before the warm-up imported rapidfuzz."""
+    code = """
+        import sys
+        from bot.catalogue.kept import load_indexed
+        from bot.rules.names import close_names
+        _, lookup = load_indexed()
+        print("rapidfuzz" in sys.modules)
+        print(close_names("Trov", ["Torv", "Mira", "Goblin 1"]))
+        print(lookup.match("telport").how, lookup.match("telport").entry.name)
+    """
+    assert _fresh(code, tmp_path) == ["False", "['Torv']", "guess Teleport"]
