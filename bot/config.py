@@ -1,12 +1,10 @@
 """Settings from the environment and `.env`, validated once at start-up."""
 
-from __future__ import annotations
-
 import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, SecretStr, ValidationError
 
@@ -118,7 +116,7 @@ class Settings(BaseModel):
         cls,
         env_file: str | os.PathLike[str] | None = ".env",
         environ: Mapping[str, str] | None = None,
-    ) -> Settings:
+    ) -> Self:
         """Read settings from `.env` and the environment (the environment wins)."""
         values: dict[str, str] = {}
         if env_file is not None and Path(env_file).is_file():

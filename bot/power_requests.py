@@ -8,8 +8,6 @@ channel's to read: `request_message` words it in the server's language, and the 
 that replaces it is worded so too, whoever pressed.
 """
 
-from __future__ import annotations
-
 import json
 import re
 from typing import TYPE_CHECKING, Self

@@ -7,8 +7,6 @@ read wrongly. Who owns it and where is not in the file: the importer's server an
 player are.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any, Literal
 

@@ -10,8 +10,6 @@ tooltip, in English for every reader as the SRD asks ("Standard: Englisch für a
 Regeltexte und Tooltips" [001 §0.2]).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field

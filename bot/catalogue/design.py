@@ -12,8 +12,6 @@ rules it breaks — is the SRD's output format, in English for every reader as t
 asks ("Standard: Englisch für alle Regeltexte und Tooltips" [001 §0.2]).
 """
 
-from __future__ import annotations
-
 import re
 from itertools import pairwise
 

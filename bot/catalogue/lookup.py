@@ -7,8 +7,6 @@ match — which comes with the alternatives it passed over. Names are compared
 case-, accent- and punctuation-blind. The index is built once from the catalogue.
 """
 
-from __future__ import annotations
-
 import functools
 import itertools
 import re
@@ -16,7 +14,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -127,7 +125,7 @@ class _Index:
         return found
 
     @functools.cached_property
-    def sieve(self) -> _Sieve:
+    def sieve(self) -> "_Sieve":
         """Return the fuzzy texts' sieve, built on the first fuzzy look-up."""
         return _Sieve.of(self.fuzzy_texts)
 
@@ -167,7 +165,7 @@ class _Sieve:
     size: int
 
     @classmethod
-    def of(cls, texts: Sequence[str]) -> _Sieve:
+    def of(cls, texts: Sequence[str]) -> Self:
         lengths: dict[int, list[int]] = {}
         letters: dict[tuple[str, int], list[int]] = {}
         words: dict[str, list[int]] = {}

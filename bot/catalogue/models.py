@@ -4,7 +4,8 @@ Every figure lives in the data files; these models only say what a valid file
 looks like, strictly enough that a typo stops start-up with the file and field named.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as each class is made, not postponed: pydantic compiled and
+# evaluated every field's annotation string instead (tests/unit/bot/test_startup.py).
 
 import json
 import math
@@ -12,7 +13,7 @@ import string
 from collections.abc import Iterable
 from itertools import pairwise
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Literal, Self, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -111,7 +112,7 @@ class PowerType(Model):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _curve_is_linear(self) -> PowerType:
+    def _curve_is_linear(self) -> Self:
         if (self.base_curve is None) != (self.per_level_pp is None):
             raise ValueError("base_curve and per_level_pp are given together or not at all")
         if (self.key == "movement") != (self.base_curve is None):
@@ -202,7 +203,7 @@ class Special(Model):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _pricing_matches(self) -> Special:
+    def _pricing_matches(self) -> Self:
         given = {
             "start_pp": self.start_pp is not None,
             "pp_per_x": self.pp_per_x is not None,
@@ -252,7 +253,7 @@ class SpecialsFile(Model):
     specials: tuple[Special, ...]
 
     @model_validator(mode="after")
-    def _consistent(self) -> SpecialsFile:
+    def _consistent(self) -> Self:
         _unique((s.key for s in self.specials), "Special")
         _unique((g.key for g in self.groups), "group")
         by_key = {s.key: s for s in self.specials}
@@ -280,7 +281,7 @@ class ProgressionRow(Model):
     values: tuple[Annotated[int, Field(ge=0)] | None, ...]
 
     @model_validator(mode="after")
-    def _rises_to_cap(self) -> ProgressionRow:
+    def _rises_to_cap(self) -> Self:
         if len(self.values) != MAX_LEVEL:
             raise ValueError(f"values need {MAX_LEVEL} levels, got {len(self.values)}")
         numbers = [v for v in self.values if v is not None]
@@ -314,7 +315,7 @@ class MovementType(Model):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _cap_matches_rows(self) -> MovementType:
+    def _cap_matches_rows(self) -> Self:
         for row in self.rows:
             if row.format(row.cap) not in self.cap:
                 raise ValueError(f"cap {self.cap!r} does not name the {row.label} cap {row.cap}")
@@ -370,7 +371,7 @@ class PriceRow(Model):
     note: Text
 
     @model_validator(mode="after")
-    def _one_price(self) -> PriceRow:
+    def _one_price(self) -> Self:
         if (self.pp is None) == (self.pp_text is None):
             raise ValueError("give either pp or pp_text")
         return self
@@ -400,7 +401,7 @@ class CostRow(Model):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _named(self) -> CostRow:
+    def _named(self) -> Self:
         if self.label is None and self.value is None:
             raise ValueError("a cost row needs a label or a value")
         return self
@@ -420,7 +421,7 @@ class CostTable(Model):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _distinct(self) -> CostTable:
+    def _distinct(self) -> Self:
         values = [row.value for row in self.rows if row.value is not None]
         labels = [self.label_of(row) for row in self.rows]
         if len(set(values)) != len(values) or len(set(labels)) != len(labels):
@@ -533,7 +534,7 @@ class WallExample(Model):
     total_pp: PP
 
     @model_validator(mode="after")
-    def _adds_up(self) -> WallExample:
+    def _adds_up(self) -> Self:
         if not math.isclose(sum(c.pp for c in self.components), self.total_pp):
             raise ValueError("components do not add up to total_pp")
         return self
@@ -555,7 +556,7 @@ class TablesFile(Model):
     wall_examples: tuple[WallExample, ...]
 
     @model_validator(mode="after")
-    def _consistent(self) -> TablesFile:
+    def _consistent(self) -> Self:
         _unique((r.key for r in self.rates), "rate")
         _unique((t.key for t in self.cost_tables), "cost table")
         _unique((d.key for d in self.discounts), "discount")
@@ -630,7 +631,7 @@ class BandLevels(Model):
     bands: Annotated[tuple[Band, ...], Field(min_length=1)]
 
     @model_validator(mode="after")
-    def _contiguous(self) -> BandLevels:
+    def _contiguous(self) -> Self:
         expected = 1
         for band in self.bands:
             if band.from_ != expected or band.to < band.from_:
@@ -709,7 +710,7 @@ class CatalogueEntry(Model):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _rules_have_points(self) -> CatalogueEntry:
+    def _rules_have_points(self) -> Self:
         if self.kind == "rule" and (not self.points or self.levels is not None):
             raise ValueError("a rule has points and no level table")
         return self
@@ -751,7 +752,7 @@ class CatalogueFile(Model):
     exclusions: tuple[Exclusion, ...] = ()
 
     @model_validator(mode="after")
-    def _consistent(self) -> CatalogueFile:
+    def _consistent(self) -> Self:
         _unique((f"{e.kind}:{e.key}" for e in self.entries), "entry")
         known = {(e.kind, e.key) for e in self.entries}
         for listing in self.lists:
@@ -837,7 +838,7 @@ class SummonPurchase(Model):
     tokens: Annotated[int, Field(ge=1)]
 
     @model_validator(mode="after")
-    def _one_kind(self) -> SummonPurchase:
+    def _one_kind(self) -> Self:
         upgrade = self.upgrade is not None and self.amount is not None
         power = self.power_type is not None and self.power_level is not None
         if upgrade == power:
@@ -878,7 +879,7 @@ class SummonsFile(Model):
     examples: tuple[SummonExample, ...]
 
     @model_validator(mode="after")
-    def _consistent(self) -> SummonsFile:
+    def _consistent(self) -> Self:
         _unique((u.key for u in self.upgrades), "upgrade")
         upgrades = {u.key for u in self.upgrades}
         for example in self.examples:

@@ -5,8 +5,6 @@ them: curve targets, Special costs, cost-table look-ups, the greedy "best value
 on curve" progressions, walls, summons, and the `/pp price` component parser.
 """
 
-from __future__ import annotations
-
 import math
 import re
 from collections.abc import Iterable

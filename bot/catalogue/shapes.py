@@ -1,7 +1,5 @@
 """The plain shapes of what look-ups show: tables, facts and the reference entries built from data."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -51,7 +49,7 @@ class LevelTableView(View):
     rows: tuple[TableRow, ...]
     note: str | Lazy | None = None  # the bot's own sentence is said in the reader's language
 
-    def pages(self, rows_per_page: int = 8) -> tuple[LevelTableView, ...]:
+    def pages(self, rows_per_page: int = 8) -> "tuple[LevelTableView, ...]":
         """Split the table into pages of at most `rows_per_page` rows."""
         size = max(1, rows_per_page)
         chunks = [self.rows[i : i + size] for i in range(0, len(self.rows), size)] or [()]

@@ -5,8 +5,6 @@ a power type or a reference table. `entry_view` renders any of them with its
 level table; the cog only turns the result into an embed.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 
 from bot.catalogue.models import (

@@ -13,8 +13,6 @@ the fight's one Grit rule. Nothing here sends anything or reads a clock: the cal
 passes the time in.
 """
 
-from __future__ import annotations
-
 import json
 import random
 import re

@@ -7,8 +7,6 @@ everything else; `apply_attack` writes the result onto the defender. Nothing her
 sends anything: every number is in the returned models for the cog to render.
 """
 
-from __future__ import annotations
-
 import math
 import random
 from collections.abc import Sequence

@@ -1,7 +1,5 @@
 """Checks against challenge levels, with the time taken [GAME.md §6, 003]."""
 
-from __future__ import annotations
-
 import random
 from collections.abc import Sequence
 from enum import IntEnum

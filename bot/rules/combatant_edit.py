@@ -6,8 +6,6 @@ fixed object — and what the GM rules outside the dice: spotted, prone, Injurie
 change goes through the model's own bounds, and comes back as before → after.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import ValidationError

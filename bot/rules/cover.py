@@ -7,8 +7,6 @@ protection; attacking exposes character"). The bot counts Full Cover as cover le
 Take Cover doubles it, until the combatant attacks or moves [bot].
 """
 
-from __future__ import annotations
-
 from bot.errors import RuleViolation
 from bot.rules.acting import require_turn
 from bot.rules.initiative import spend_action

@@ -13,8 +13,6 @@ before the combatant's turn it costs −2 initiative [003]; it does not replace 
 round's declaration.
 """
 
-from __future__ import annotations
-
 from bot.errors import BadInput, RuleViolation
 from bot.i18n import L_
 from bot.rules import encounter as flow

@@ -6,8 +6,6 @@ read and rolled by the d20 library in `bot.rules.expressions`, imported on the f
 one: d20 builds its parser when imported (a tenth of a second), which every start paid.
 """
 
-from __future__ import annotations
-
 import random
 import re
 from collections.abc import Sequence

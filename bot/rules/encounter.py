@@ -5,8 +5,6 @@ data; nothing here sends anything. The cog renders the result and the store save
 the encounter once.
 """
 
-from __future__ import annotations
-
 import random
 from typing import Any, Literal, Protocol
 

@@ -7,8 +7,6 @@ played with /effect or /grit [bot]. Using one is a sub action ([000] "Using Item
 costs no action, on the user's turn. A second essence while one is active is refused.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from bot.errors import BadInput, RuleViolation

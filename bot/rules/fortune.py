@@ -5,8 +5,6 @@ a command checks first — round zero's surprise, a round that is closing, Hold 
 the turns — and returns each choice as data for the reply and the round log.
 """
 
-from __future__ import annotations
-
 from bot.errors import RuleViolation
 from bot.i18n import L_
 from bot.rules import encounter as flow

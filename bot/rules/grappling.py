@@ -7,8 +7,6 @@ action left to them is a Break Away (`bot.rules.melee.break_away`). Grappling an
 works the same, and the item cannot be used while it is held [000].
 """
 
-from __future__ import annotations
-
 from bot.errors import RuleViolation
 from bot.i18n import L_, Lazy
 from bot.rules.models import Combatant, Encounter, GrappleHold

@@ -1,7 +1,5 @@
 """Grit: the health track, the level it sets and the core die every action rolls [GAME.md §2]."""
 
-from __future__ import annotations
-
 import functools
 from enum import StrEnum
 from types import MappingProxyType

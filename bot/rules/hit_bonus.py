@@ -1,7 +1,5 @@
 """Bonus damage a defender's Specials add to hits on it: Hex and Sundered [GAME.md §7, 001]."""
 
-from __future__ import annotations
-
 import math
 
 from bot.rules.models import Combatant

@@ -5,8 +5,6 @@ Turn advancing (next/prev, Wait, act-now, Hold across turns, round ends) lives i
 rules it needs.
 """
 
-from __future__ import annotations
-
 import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Literal, NamedTuple

@@ -7,8 +7,6 @@ GM or a loadout sets, and these rules read them. A combatant carries its items i
 `Combatant.items`: the first armor is worn, the first shield is held.
 """
 
-from __future__ import annotations
-
 from bot.errors import RuleViolation
 from bot.rules.acting import require_turn
 from bot.rules.initiative import spend_action

@@ -12,8 +12,6 @@ weapon's style-bound values go only into an attack of a style that has them: a t
 dagger's weight is not a melee stab's.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from bot.errors import BadInput, NotFound, RuleViolation

@@ -7,8 +7,6 @@ automatically. Both hold only while the actor performs the action: in a round wh
 declaration is the long action, and not while Broken [000, GAME.md §10].
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from bot.errors import BadInput, RuleViolation

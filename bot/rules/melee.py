@@ -18,8 +18,6 @@ the highest of the holders' core die + Physical (only the highest reaction appli
 once a turn, free.
 """
 
-from __future__ import annotations
-
 import random
 
 from pydantic import Field

@@ -4,7 +4,8 @@ These are the shapes the store persists (as JSON) and the rules change. They
 know nothing of Discord or SQLite; Discord users appear only as integer ids.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as each class is made, not postponed: pydantic compiled and
+# evaluated every field's annotation string instead (tests/unit/bot/test_startup.py).
 
 from typing import Annotated, Any, Literal, get_args
 

@@ -11,8 +11,6 @@ more; moving twice is two actions [003 "move twice"]. An engaged combatant is lo
 its space until it breaks away [000]. Moving leaves Full Cover [bot].
 """
 
-from __future__ import annotations
-
 import math
 
 from bot.errors import BadInput, RuleViolation

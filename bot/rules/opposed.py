@@ -5,8 +5,6 @@ Grit Level"]: the roller's core die with its own Risk, plus a trait and modifier
 Risk failure leaves only the modifiers, as a defense's does [bot].
 """
 
-from __future__ import annotations
-
 import random
 from collections.abc import Sequence
 

@@ -12,8 +12,6 @@ Passive is always on. A limited power is used once per Turn, Round, Combat or Da
 Nothing here sends anything: each function changes the combatant and returns data.
 """
 
-from __future__ import annotations
-
 import re
 
 from bot.catalogue.build import PriceBreakdown, price, tokens

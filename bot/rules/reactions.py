@@ -14,8 +14,6 @@ size of every other +3 in [003]; with several protectors the best block applies 
 its protector is the one hit.
 """
 
-from __future__ import annotations
-
 import random
 from collections.abc import Sequence
 from typing import Literal

@@ -1,7 +1,5 @@
 """Building blocks shared by the rules' result models."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel, ConfigDict
 
 

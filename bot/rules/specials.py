@@ -7,8 +7,6 @@ Functions change the combatant in place and return what happened as data; Grit
 changes go through `change_combatant_grit`, and rendering is the caller's.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from typing import Literal
 

@@ -15,8 +15,6 @@ means moving does not give the hider away — a move still costs what it costs. 
 hidden NPCs (kept off the tracker) count as in hidden status too.
 """
 
-from __future__ import annotations
-
 import random
 
 from bot.errors import RuleViolation

@@ -35,8 +35,6 @@ processes overrides `_channel_transaction`, `_sheet_transaction` and
 `_lock_sheet_in_database` to take the locks in the database.
 """
 
-from __future__ import annotations
-
 import asyncio
 import logging
 from abc import ABC, abstractmethod
@@ -44,7 +42,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Collection
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from pydantic import Field, ValidationError
 
@@ -99,7 +97,7 @@ class SheetInFight(RuleViolation):
         self.channel_id = channel_id
 
     @classmethod
-    def joining(cls, name: str, channel_id: int, here: int) -> SheetInFight:
+    def joining(cls, name: str, channel_id: int, here: int) -> Self:
         if channel_id == here:
             return cls("{name} is already in this fight.", channel_id, name=name)
         return cls(
@@ -110,7 +108,7 @@ class SheetInFight(RuleViolation):
         )
 
     @classmethod
-    def grit(cls, name: str, channel_id: int) -> SheetInFight:
+    def grit(cls, name: str, channel_id: int) -> Self:
         return cls(
             "{name} is in the fight in <#{channel}>: change their Grit there with /grit; "
             "the fight writes it back when they leave or it ends.",
@@ -119,7 +117,7 @@ class SheetInFight(RuleViolation):
         )
 
     @classmethod
-    def deleting(cls, name: str, channel_id: int) -> SheetInFight:
+    def deleting(cls, name: str, channel_id: int) -> Self:
         return cls(
             "{name} is in the fight in <#{channel}>; delete them after they leave it.",
             channel_id,
@@ -297,12 +295,12 @@ class ChannelState:
 
     def __init__(
         self,
-        store: Store,
+        store: "Store",
         channel_id: int,
         loaded: LoadedChannel,
         transaction: object,
         held: AsyncExitStack,
-        committed: Kept | None = None,
+        committed: "Kept | None" = None,
     ) -> None:
         self._store = store
         self.channel_id = channel_id
@@ -449,7 +447,7 @@ def _check_copy(encounter: Encounter, text: str) -> None:
         raise AssertionError(f"a block's copy is not its stored text parsed: {differs}")
 
 
-def _parts_by_id(kept: Kept) -> dict[int, str]:
+def _parts_by_id(kept: "Kept") -> dict[int, str]:
     """Return each committed combatant's part of the stored text, by its id() (none: unknown)."""
     if kept.parts is None:
         return {}
@@ -496,7 +494,7 @@ class Store(ABC):
     async def close(self) -> None:  # noqa: B027
         """Release the backend's resources."""
 
-    async def __aenter__(self) -> Store:
+    async def __aenter__(self) -> Self:
         await self.open()
         return self
 
