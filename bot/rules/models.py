@@ -254,6 +254,11 @@ class NpcTemplate(Sheet):
 class Combatant(Stats):
     """A character or an NPC inside one channel's encounter."""
 
+    # Built as the module is imported, not when first used as the other models are: the
+    # first read of a stored encounter then reuses it inside Encounter's validator, where
+    # it was built twice (inside Encounter's, and again for each combatant's own text).
+    model_config = ConfigDict(defer_build=False)
+
     id: int  # unique within the encounter; stable across restarts (button custom_ids)
     name: str  # unique in the encounter, case-insensitive
     controller_id: int | None = None  # None: the GM controls it

@@ -199,3 +199,16 @@ def test_modules_with_pydantic_models_do_not_postpone_annotations(tmp_path) -> N
     found = _fresh(code, tmp_path)
     assert int(found[0]) >= 30, found  # every module with models was looked at
     assert found[1:] == []
+
+
+def test_combatants_are_built_before_the_first_encounter_is_read(tmp_path) -> None:
+    """Combatant waited for first use: the first stored encounter read built it twice.
+
+    Once inside Encounter's validator and once more for the combatants' own texts (the
+    store writes each combatant's JSON apart): twice the first command's model building.
+    """
+    code = """
+        from bot.rules.models import Combatant, Encounter
+        print(Combatant.__pydantic_complete__, Encounter.__pydantic_complete__)
+    """
+    assert _fresh(code, tmp_path) == ["True False"]
