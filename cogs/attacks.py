@@ -4,8 +4,6 @@ An attack is declared and settled by `bot.rules.attack_flow`; `bot.attacks` show
 defense prompt and its buttons, /defend, the defense timeout and the result.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import discord
@@ -55,7 +53,7 @@ ATTACK_HELP = dict(
 class Attacks(commands.Cog):
     """Attacks and defenses."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -221,5 +219,5 @@ class Attacks(commands.Cog):
         await attacks.react_to_attack(interaction, "support", ally, combatant)
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Attacks(bot))

@@ -1,7 +1,5 @@
 """/roll and /check: free dice and challenge-level checks [COMMANDS.md; GAME.md §3, §6]."""
 
-from __future__ import annotations
-
 import re
 from typing import TYPE_CHECKING
 
@@ -78,7 +76,7 @@ def fighter(table: Table, name: str | None) -> Combatant | None:
 class Dice(commands.Cog):
     """Free dice expressions and checks."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
 
     async def _active(self, interaction: discord.Interaction) -> Roller | None:
@@ -178,5 +176,5 @@ def _trait(roller: Roller, trait: int | None, attribute: str | None) -> dict[str
     return {"trait": trait or 0}
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Dice(bot))

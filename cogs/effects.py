@@ -5,8 +5,6 @@ own Brace, a Cleanse on themself). The turn-start and turn-end bookkeeping runs 
 the round state machine through `bot.hooks` (`bot.specials_hooks`).
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import discord
@@ -43,7 +41,7 @@ class Effects(commands.Cog):
         allowed_contexts=app_commands.AppCommandContext(guild=True),  # a table command
     )
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
         self.book = bot.book
 
@@ -238,5 +236,5 @@ def display(special: Special) -> str:
     return f"{special.name}(X)" if special.takes_x else special.name
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Effects(bot))

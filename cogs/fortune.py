@@ -6,8 +6,6 @@ the channel and in the round log [COMMANDS.md, GAME.md §5]. A hidden NPC's choi
 told to the GM alone and kept out of the public log.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import discord
@@ -44,7 +42,7 @@ async def _long_action_choices(
 class Fortune(commands.Cog):
     """Haste, Wait, Hold, act now, Sacrifice and declarations [GAME.md §5]."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
 
     @app_commands.guild_only()
@@ -184,5 +182,5 @@ class Fortune(commands.Cog):
             )
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Fortune(bot))

@@ -6,8 +6,6 @@ this server (the sheet's Grit outside combat, saved at once). The GM may change 
 combatant; a player only the combatants they control and their own characters.
 """
 
-from __future__ import annotations
-
 import random
 import re
 from collections.abc import Callable
@@ -138,7 +136,7 @@ async def target_choices(
 class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the health track"):
     """Show and change Grit for combatants and your characters."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
         super().__init__()
 
@@ -341,5 +339,5 @@ class Grit(commands.GroupCog, group_name="grit", group_description="Grit: the he
             )
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Grit(bot))

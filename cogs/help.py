@@ -1,7 +1,5 @@
 """/help: what each command does and who may use it, with clickable mentions [COMMANDS.md]."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import discord
@@ -21,7 +19,7 @@ HELP_COLOUR = discord.Colour.blurple()
 class Help(commands.Cog):
     """The command guide, read from the command tree and the rights table."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
 
     @app_commands.command(name="help", description="What each command does and who may use it")
@@ -68,5 +66,5 @@ class Help(commands.Cog):
         ]
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Help(bot))

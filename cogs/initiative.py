@@ -1,7 +1,5 @@
 """/init: the encounter, its turn order and the pinned tracker [COMMANDS.md /init]."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -197,7 +195,7 @@ class ListPage(PersistentButton, template=r"th:list:(?P<page>\d+):(?P<way>[pn])"
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> ListPage:
+    ) -> "ListPage":
         return cls(int(match["page"]), match["way"])
 
     @classmethod
@@ -321,7 +319,7 @@ class Initiative(
 ):
     """The encounter in this channel: start, combatants, turns, the pinned tracker."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
         super().__init__()
 
@@ -684,5 +682,5 @@ class Initiative(
         )
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Initiative(bot))

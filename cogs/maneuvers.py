@@ -5,8 +5,6 @@ one rule in `bot.rules` (stealth, cover, melee, items, essences), and says what 
 Out of turn they are refused unless the GM forces them (`force:true`) [GAME.md §10].
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import discord
@@ -50,7 +48,7 @@ class Maneuvers(commands.Cog):
         allowed_contexts=app_commands.AppCommandContext(guild=True),  # a table command
     )
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
 
     @app_commands.guild_only()
@@ -195,5 +193,5 @@ class Maneuvers(commands.Cog):
             table.say(lambda gm_view: essence_ended_text(user.name, end_essence(user)), about=user)
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Maneuvers(bot))

@@ -7,8 +7,6 @@ Manage Channels, or the server's GM role — and every answer is private: a temp
 be the secret of a hidden NPC.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -142,7 +140,7 @@ def value_text(field: str, value: Any) -> str:
 class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates (GM)"):
     """Create, show, edit, list and delete the server's NPC templates and their loadouts."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
         super().__init__()
 
@@ -498,5 +496,5 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
         )
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Npcs(bot))

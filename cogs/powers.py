@@ -8,8 +8,6 @@ the entry, level, page (or X) are all in their custom_id. An answer speaks the l
 of whoever asked (or turned the page): it is their reference, and needs no table.
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import TYPE_CHECKING, Any
@@ -63,7 +61,7 @@ PICK_PLACEHOLDER = N_("Did you mean…")
 # ---------------------------------------------------------------- showing entries
 
 
-def entry_view_for(bot: Tablehand, entry: Entry, level: int | None) -> PowerEntryView:
+def entry_view_for(bot: "Tablehand", entry: Entry, level: int | None) -> PowerEntryView:
     """Render an entry with its namesakes listed."""
     return entry_view(bot.catalogue, entry, level, see_also=bot.lookup.see_also(entry))
 
@@ -116,7 +114,7 @@ class EntryPageButton(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> EntryPageButton:
+    ) -> "EntryPageButton":
         return cls(match["entry"], int(match["level"]), int(match["page"]), match["way"])
 
     async def pressed(self, interaction: discord.Interaction) -> None:
@@ -161,7 +159,7 @@ class EntryPick(
         )
 
     @classmethod
-    def from_message(cls, menu: discord.SelectMenu) -> EntryPick:
+    def from_message(cls, menu: discord.SelectMenu) -> "EntryPick":
         """Rebuild the menu as it stands on a message."""
         found = re.fullmatch(cls.__discord_ui_compiled_template__, menu.custom_id or "")
         if found is None:
@@ -171,7 +169,7 @@ class EntryPick(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> EntryPick:
+    ) -> "EntryPick":
         return cls(match["mode"], int(match["arg"]), list(item.options))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -212,7 +210,7 @@ class EntryPick(
 
 
 def pick_menu(
-    bot: Tablehand, match: Match, mode: str, arg: int | None
+    bot: "Tablehand", match: Match, mode: str, arg: int | None
 ) -> list[discord.ui.Item[Any]]:
     """Return the "did you mean" menu for a guess (nothing when it has no alternatives)."""
     options = [
@@ -235,7 +233,7 @@ class Powers(commands.Cog):
         allowed_installs=ANY_INSTALL,
     )
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
         catalogue = bot.catalogue
         curved = [catalogue.power_type(key) for key in CURVED_TYPES]
@@ -459,5 +457,5 @@ def _type_choices(
     ]
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Powers(bot))

@@ -1,7 +1,5 @@
 """/settings: the server's GM role, defense timeout and language (Manage Server) [COMMANDS.md]."""
 
-from __future__ import annotations
-
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
@@ -59,7 +57,7 @@ class ServerSettings(
 ):
     """The server's settings; every command needs Manage Server."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
         super().__init__()
 
@@ -160,5 +158,5 @@ class ServerSettings(
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(ServerSettings(bot))

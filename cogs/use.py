@@ -7,8 +7,6 @@ used out of turn on its trigger; a Passive is always on. The rules are
 `bot.rules.powers` and `bot.rules.power_play`; `bot.attacks` shows the attacks.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import discord
@@ -60,7 +58,7 @@ def area_targets(table: Table, target: str | None, targets: str | None) -> list[
 class Use(commands.Cog):
     """Play powers: Actives, Active Buffs, Movement, Reactions."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
 
     @app_commands.guild_only()
@@ -211,5 +209,5 @@ class Use(commands.Cog):
         return name_choices(sorted(set(powers)), current)
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Use(bot))
