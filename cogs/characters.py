@@ -11,8 +11,6 @@ fight's Grit is the live one); other edits apply to the next fight. An edit writ
 the fields it changes (the store's `sheet` block), so it never undoes a write-back.
 """
 
-from __future__ import annotations
-
 import io
 from typing import TYPE_CHECKING, Any
 
@@ -127,7 +125,7 @@ class DeleteConfirm(ConfirmButton, template=confirm_template("delete_character")
 class CharacterForm(discord.ui.Modal):
     """/character create or edit as a form, filled in with the sheet's current values."""
 
-    def __init__(self, cog: Characters, character: Character | None) -> None:
+    def __init__(self, cog: "Characters", character: Character | None) -> None:
         editing = character is not None
         title = _("Edit {name}", name=character.name) if character else _("New character")
         super().__init__(title=title[:45])  # a modal's title: 45 characters [Discord]
@@ -197,7 +195,7 @@ class Characters(
 ):
     """Create, show, edit, use, list and delete your characters."""
 
-    def __init__(self, bot: Tablehand) -> None:
+    def __init__(self, bot: "Tablehand") -> None:
         self.bot = bot
         super().__init__()
 
@@ -752,7 +750,7 @@ class Characters(
     @power_remove.autocomplete("name")
     async def _own_power_choices(
         self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> "list[app_commands.Choice[str]]":  # quoted: `list` here is the command above
         guild_id, owner_id = interaction.guild_id or 0, interaction.user.id
         named = getattr(interaction.namespace, "character", None)
         sheet = (
@@ -808,5 +806,5 @@ def _next_fight(fight_channel: int | None) -> str:
     )
 
 
-async def setup(bot: Tablehand) -> None:
+async def setup(bot: "Tablehand") -> None:
     await bot.add_cog(Characters(bot))
