@@ -38,10 +38,11 @@ from bot.warm import build_models
 log = logging.getLogger("tablehand")
 
 # Modules the bot imports on first use rather than at start-up, because importing them
-# builds something slow (d20 its parser: a tenth of a second; rapidfuzz, for typos, a
-# fiftieth). Once the bot is ready they are imported in a thread, so that the first roll
-# or guess after a start does not wait either.
-WARM_UP = ("bot.rules.expressions", "rapidfuzz.process")
+# builds something slow (d20 its parser: a tenth of a second). Once the bot is ready they
+# are imported in a thread, so that the first roll after a start does not wait either.
+# (rapidfuzz, a fiftieth, is imported at start: a first command needing it while the
+# thread still imported d20 held the loop for 190 ms, the import and the GIL shared.)
+WARM_UP = ("bot.rules.expressions",)
 
 
 def warm_up(modules: tuple[str, ...] = WARM_UP) -> None:

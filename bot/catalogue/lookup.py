@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
+from rapidfuzz import fuzz, process
 
 from bot.catalogue.models import Catalogue, CatalogueError, Exclusion
 from bot.catalogue.names import normalise, spellings
@@ -452,9 +453,6 @@ class Lookup:
         texts = (
             index.fuzzy_texts if positions is None else [index.fuzzy_texts[at] for at in positions]
         )
-        # Imported on first use, not at every start (a fiftieth of a second); see bot.app.WARM_UP.
-        from rapidfuzz import fuzz, process
-
         hits = process.extract(
             text, texts, scorer=fuzz.WRatio, limit=FUZZY_POOL, score_cutoff=cutoff
         )

@@ -13,6 +13,8 @@ import functools
 import unicodedata
 from collections.abc import Iterable
 
+from rapidfuzz import fuzz, process
+
 CLOSE_CUTOFF = 75.0  # a name this similar (rapidfuzz WRatio, 0-100) is offered as "did you mean"
 CLOSE_LIMIT = 25  # a select menu's options [Discord]
 
@@ -54,9 +56,6 @@ def close_names(typed: str, names: Iterable[str], limit: int = CLOSE_LIMIT) -> l
         return []
     known = {name_key(name): name for name in names}
     starts = [name for key, name in known.items() if key.startswith(wanted)]
-    # Imported on first use, not at every start (a fiftieth of a second); see bot.app.WARM_UP.
-    from rapidfuzz import fuzz, process
-
     scored = process.extract(
         wanted, list(known), scorer=fuzz.WRatio, score_cutoff=CLOSE_CUTOFF, limit=limit
     )

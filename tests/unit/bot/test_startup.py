@@ -9,9 +9,8 @@ import textwrap
 from tests.unit.test_purity import ROOT
 
 # Each of these builds something slow when imported (d20: its parser; Babel: only needed
-# to compile a catalogue, which start-up reads compiled; rapidfuzz: only for typos; dotenv:
-# only with a .env file).
-LEFT_FOR_LATER = ("d20", "lark", "babel", "rapidfuzz", "dotenv")
+# to compile a catalogue, which start-up reads compiled; dotenv: only with a .env file).
+LEFT_FOR_LATER = ("d20", "lark", "babel", "dotenv")
 
 SET_UP = textwrap.dedent(
     """
@@ -40,8 +39,8 @@ SET_UP = textwrap.dedent(
 
 
 def test_setting_the_bot_up_leaves_d20_and_babel_to_the_warm_up() -> None:
-    """Loading every cog and the catalogues imported d20, lark, Babel, rapidfuzz or dotenv again;
-    or the warm-up missed d20 or rapidfuzz.
+    """Loading every cog and the catalogues imported d20, lark, Babel or dotenv again; or the
+    warm-up missed d20.
 
     As every start after the first: the catalogues are compiled and kept beforehand (a
     fresh clone's first start compiles them with Babel, whichever test runs first).
@@ -57,7 +56,7 @@ def test_setting_the_bot_up_leaves_d20_and_babel_to_the_warm_up() -> None:
         timeout=120,
         check=True,
     )
-    assert done.stdout.splitlines() == ["", "d20 lark rapidfuzz"]
+    assert done.stdout.splitlines() == ["", "d20 lark"]
 
 
 async def test_a_failed_warm_up_is_logged_not_lost(monkeypatch, caplog) -> None:
@@ -86,7 +85,7 @@ async def test_a_finished_warm_up_says_so(caplog) -> None:
     bot = app.Tablehand(Settings(), store=MemoryStore())
     await bot._warm()
     assert [r.getMessage() for r in caplog.records if r.name == "tablehand"] == [
-        "warmed up bot.rules.expressions, rapidfuzz.process"
+        "warmed up bot.rules.expressions"
     ]
 
 
@@ -158,20 +157,6 @@ def test_settings_without_a_dotenv_file_leave_dotenv_unimported(tmp_path) -> Non
         print(Settings.from_env(environ={}).log_level, "dotenv" in sys.modules)
     """
     assert _fresh(code, tmp_path) == ["False", "DEBUG True"]
-
-
-def test_the_first_guess_imports_rapidfuzz_itself(tmp_path) -> None:
-    """A typo's "did you mean" failed, or guessed otherwise, before the warm-up imported rapidfuzz."""
-    code = """
-        import sys
-        from bot.catalogue.kept import load_indexed
-        from bot.rules.names import close_names
-        _, lookup = load_indexed()
-        print("rapidfuzz" in sys.modules)
-        print(close_names("Trov", ["Torv", "Mira", "Goblin 1"]))
-        print(lookup.match("telport").how, lookup.match("telport").entry.name)
-    """
-    assert _fresh(code, tmp_path) == ["False", "['Torv']", "guess Teleport"]
 
 
 def test_modules_with_pydantic_models_do_not_postpone_annotations(tmp_path) -> None:
