@@ -6,6 +6,7 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -118,27 +119,36 @@ async def test_concurrent_increments_on_one_channel_lose_nothing(store: Store) -
     assert store.held_channel_locks() == 0
 
 
-async def test_a_busy_channel_does_not_block_another(store: Store) -> None:
-    """A command holding one channel kept another channel's command from finishing."""
-    await start_encounter(store)
-    await start_encounter(store, OTHER_CHANNEL)
+@asynccontextmanager
+async def held(store: Store, channel_id: int = CHANNEL) -> AsyncIterator[asyncio.Task[None]]:
+    """Hold a channel in a slow command of its own (it sets round 2) until the block ends."""
     inside = asyncio.Event()
     release = asyncio.Event()
 
     async def slow_command() -> None:
-        async with store.channel(CHANNEL) as state:
+        async with store.channel(channel_id) as state:
             state.require_encounter().round = 2
             inside.set()
             await release.wait()
 
     slow = asyncio.create_task(slow_command())
     await inside.wait()
-    async with asyncio.timeout(2):
-        async with store.channel(OTHER_CHANNEL) as state:
-            state.require_encounter().round = 3
-    assert not slow.done()
-    release.set()
-    await slow
+    try:
+        yield slow
+    finally:
+        release.set()
+        await slow
+
+
+async def test_a_busy_channel_does_not_block_another(store: Store) -> None:
+    """A command holding one channel kept another channel's command from finishing."""
+    await start_encounter(store)
+    await start_encounter(store, OTHER_CHANNEL)
+    async with held(store) as slow:
+        async with asyncio.timeout(2):
+            async with store.channel(OTHER_CHANNEL) as state:
+                state.require_encounter().round = 3
+        assert not slow.done()
     async with store.channel(CHANNEL) as state:
         assert state.require_encounter().round == 2
 
@@ -146,24 +156,12 @@ async def test_a_busy_channel_does_not_block_another(store: Store) -> None:
 async def test_a_block_still_waiting_when_it_gives_up_changes_nothing(store: Store) -> None:
     """A block that waited past its give-up time for a held channel changed it, or kept a lock."""
     await start_encounter(store)
-    inside = asyncio.Event()
-    release = asyncio.Event()
-
-    async def slow_command() -> None:
-        async with store.channel(CHANNEL) as state:
-            state.require_encounter().round = 2
-            inside.set()
-            await release.wait()
-
-    slow = asyncio.create_task(slow_command())
-    await inside.wait()
     loop = asyncio.get_running_loop()
-    with pytest.raises(TableBusy, match="changed nothing"):
-        async with store.channel(CHANNEL, give_up_at=loop.time() + 0.05) as state:
-            state.require_encounter().round = 9
-    assert not slow.done()  # the holder is not disturbed by the one that gave up
-    release.set()
-    await slow
+    async with held(store) as slow:
+        with pytest.raises(TableBusy, match="changed nothing"):
+            async with store.channel(CHANNEL, give_up_at=loop.time() + 0.05) as state:
+                state.require_encounter().round = 9
+        assert not slow.done()  # the holder is not disturbed by the one that gave up
     assert (await store.peek(CHANNEL)).round == 2
     assert store.held_channel_locks() == 0
     # A free channel before the give-up time is used; after it, not even a free one is.
