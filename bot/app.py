@@ -20,6 +20,7 @@ import cogs
 from bot import choices
 from bot.catalogue import Catalogue, Lookup
 from bot.catalogue.kept import load_indexed
+from bot.catalogue.views import EntryViews
 from bot.config import Settings
 from bot.help import CommandIds
 from bot.i18n import _, load_all
@@ -142,6 +143,7 @@ class Tablehand(commands.Bot):
             self.catalogue, self.lookup = load_indexed()
         else:
             self.catalogue, self.lookup = catalogue, Lookup(catalogue)
+        self.entry_views = EntryViews(self.catalogue, self.lookup.see_also)
         self._extensions = cog_extensions() if extensions is None else extensions
         self.started_at = time.monotonic()
         self.ready_after: float | None = None

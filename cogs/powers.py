@@ -21,7 +21,6 @@ from bot.catalogue import (
     Entry,
     Match,
     PowerEntryView,
-    entry_view,
     pp_target,
     special_cost,
 )
@@ -62,8 +61,8 @@ PICK_PLACEHOLDER = N_("Did you mean…")
 
 
 def entry_view_for(bot: "Tablehand", entry: Entry, level: int | None) -> PowerEntryView:
-    """Render an entry with its namesakes listed."""
-    return entry_view(bot.catalogue, entry, level, see_also=bot.lookup.see_also(entry))
+    """Render an entry with its namesakes listed (kept: the catalogue is fixed)."""
+    return bot.entry_views.get(entry, level)
 
 
 def level_fits(view: PowerEntryView) -> bool:

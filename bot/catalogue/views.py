@@ -5,6 +5,8 @@ a power type or a reference table. `entry_view` renders any of them with its
 level table; the cog only turns the result into an embed.
 """
 
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.catalogue.models import (
@@ -346,6 +348,43 @@ def entry_view(
         note=entry.note,
         see_also=see_also,
     )
+
+
+VIEWS_KEPT = 128  # entries (at a level) kept rendered; a /power look-up is then a dict get
+
+
+class EntryViews:
+    """Entries as `/power` and `/special` show them, each rendered once and kept.
+
+    The catalogue never changes while the bot runs and a view is frozen, so the same
+    entry at the same level is the same view for every user; the most recently shown
+    `VIEWS_KEPT` are kept. A look-up rendered its entry afresh each time (about 50 µs).
+    """
+
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        see_also: Callable[[Entry], tuple[str, ...]],
+        *,
+        kept: int = VIEWS_KEPT,
+    ) -> None:
+        self._catalogue = catalogue
+        self._see_also = see_also
+        self._kept: OrderedDict[tuple[str, int | None], PowerEntryView] = OrderedDict()
+        self._size = kept
+
+    def get(self, entry: Entry, level: int | None = None) -> PowerEntryView:
+        """Return the entry's view (with its namesakes), at a level or whole."""
+        key = (entry_id(entry), level)
+        view = self._kept.get(key)
+        if view is not None:
+            self._kept.move_to_end(key)
+            return view
+        view = entry_view(self._catalogue, entry, level, see_also=self._see_also(entry))
+        self._kept[key] = view
+        if len(self._kept) > self._size:
+            self._kept.popitem(last=False)
+        return view
 
 
 def _special_facts(catalogue: Catalogue, special: Special) -> list[Fact]:

@@ -6,7 +6,7 @@ import pytest
 
 from bot.catalogue.lookup import Lookup
 from bot.catalogue.models import Catalogue, load_catalogue
-from bot.catalogue.views import PowerEntryView, all_entries, entry_id, entry_view
+from bot.catalogue.views import EntryViews, PowerEntryView, all_entries, entry_id, entry_view
 from bot.errors import BadInput
 
 CATALOGUE = load_catalogue()
@@ -130,3 +130,32 @@ def test_reference_tables(lookup: Lookup, query: str, rows: int) -> None:
 def test_catalogue_fixture_matches(catalogue: Catalogue) -> None:
     """The session catalogue and a fresh load disagree."""
     assert catalogue == CATALOGUE
+
+
+def test_kept_views_are_the_rendered_ones(lookup: Lookup) -> None:
+    """`EntryViews` (what `/power` shows) differs from rendering the entry afresh, or keeps
+    more than its size, or mixes up levels."""
+    views = EntryViews(CATALOGUE, lookup.see_also, kept=3)
+    critical = lookup.find("Active Buff: Critical")
+    teleport = lookup.find("teleport")
+    whole = views.get(critical)
+    assert whole == entry_view(CATALOGUE, critical, see_also=lookup.see_also(critical))
+    assert views.get(critical) is whole  # kept, not rendered again
+    at_nine = views.get(critical, 9)
+    assert at_nine == entry_view(CATALOGUE, critical, 9, see_also=lookup.see_also(critical))
+    assert at_nine is not whole and len(at_nine.table.rows) == 1
+    views.get(teleport)
+    views.get(critical)  # the whole view was used last: the level-9 one is the oldest now
+    views.get(teleport, 12)
+    assert views.get(critical) is whole
+    assert views.get(critical, 9) is not at_nine  # dropped, rendered again (and equal)
+    assert views.get(critical, 9) == at_nine
+
+
+def test_kept_views_refuse_a_bad_level_each_time(lookup: Lookup) -> None:
+    """A level outside 1–16 is kept instead of refused the second time."""
+    views = EntryViews(CATALOGUE, lookup.see_also)
+    teleport = lookup.find("teleport")
+    for _ in range(2):
+        with pytest.raises(BadInput):
+            views.get(teleport, 17)
