@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import random
 import re
 import time
@@ -150,6 +151,11 @@ class LoadRun:
     # The measuring side's own CPU time (this process: the loopback Discord and the
     # generator) over the same span.
     bench_cpu_s: float = 0.0
+    # The whole machine's busy CPU time and PostgreSQL's over the same span, and its length:
+    # what else ran beside the bench (`others_cores`).
+    machine_s: float = 0.0
+    postgres_s: float = 0.0
+    wall_s: float = 0.0
 
     @property
     def measured(self) -> list[Sample]:
@@ -169,6 +175,9 @@ class LoadRun:
         self.cpu_s += other.cpu_s
         self.cpu_interactions += other.cpu_interactions
         self.bench_cpu_s += other.bench_cpu_s
+        self.machine_s += other.machine_s
+        self.postgres_s += other.postgres_s
+        self.wall_s += other.wall_s
         for key, count in other.problems.items():
             self.problems[key] = self.problems.get(key, 0) + count
             self.problem_examples.setdefault(key, other.problem_examples[key])
@@ -194,6 +203,11 @@ async def run_load(
     """
     with paused_gc():
         before, bench_before = _cpu(pids), time.process_time()
+        machine_before, pg_before, wall_before = (
+            machine_busy_s(),
+            postgres_cpu_s(),
+            time.monotonic(),
+        )
         run = await _run_load(
             server,
             scenes,
@@ -212,11 +226,53 @@ async def run_load(
             run.cpu_s = _cpu(pids) - before
             run.cpu_interactions = len(run.samples)
         run.bench_cpu_s = time.process_time() - bench_before
+        run.machine_s = machine_busy_s() - machine_before
+        run.postgres_s = postgres_cpu_s() - pg_before
+        run.wall_s = time.monotonic() - wall_before
         return run
 
 
 def _cpu(pids: list[int]) -> float:
     return sum(cpu_seconds(pid) or 0.0 for pid in pids)
+
+
+def machine_busy_s() -> float:
+    """Return the seconds the machine's CPUs have all been busy since boot (0 off Linux).
+
+    From /proc/stat's first line, in clock ticks: user, nice, system, irq, softirq and
+    steal (guest time is inside user); idle and iowait are not busy.
+    """
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return 0.0
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_s() -> float:
+    """Return the CPU seconds of every PostgreSQL server process now running (0 if none)."""
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if (proc / "comm").read_text().strip() == "postgres":
+                total += cpu_seconds(int(proc.name)) or 0.0
+    return total
+
+
+def others_cores(run: LoadRun) -> float | None:
+    """Return the cores other work kept busy over a run: the whole machine's busy time less
+    the bots', the measuring side's and PostgreSQL's (None without the bots' CPU time).
+
+    Near 0 on a quiet machine; a run beside a compiler, a test suite or another benchmark
+    shows it here, so its latency is not taken for the code's.
+    """
+    if not run.cpu_interactions or run.wall_s <= 0:
+        return None
+    others = run.machine_s - run.cpu_s - run.bench_cpu_s - run.postgres_s
+    return max(0.0, others) / run.wall_s
 
 
 @contextlib.contextmanager

@@ -30,6 +30,7 @@ from tests.bench.load import (
     edit_times,
     logged_ready_after,
     most_in_a_second,
+    others_cores,
     paused_gc,
     peak_rss_mb,
     rest_calls_per_command,
@@ -260,6 +261,7 @@ def summarise_load(run: LoadRun, rest: dict[str, dict[str, Any]]) -> dict[str, A
         "cpu_ms_per_interaction": (
             run.cpu_s * 1000 / run.cpu_interactions if run.cpu_interactions else None
         ),
+        "others_cores": others_cores(run),
         "status_counts": _statuses(in_window),
     }
 

@@ -464,6 +464,19 @@ def _measuring_side(side: dict[str, Any] | None) -> str:
     )
 
 
+DISTURBED_CORES = 0.15  # other work beyond this during a run makes its latency the machine's
+
+
+def _others(cores: float | None) -> str:
+    """Say how busy other work kept the machine during a run (nothing when not measured)."""
+    if cores is None:
+        return ""
+    said = f"Other processes kept {cores:.2f} cores busy meanwhile"
+    if cores > DISTURBED_CORES:
+        return f"{said}: **a disturbed run**, its latency is partly the machine's. "
+    return f"{said}. "
+
+
 def _load(value: Any) -> str:
     return "—" if not value else " / ".join(f"{x:.2f}" for x in value)
 
@@ -483,6 +496,7 @@ def _load_section(r: dict[str, Any]) -> list[str]:
         f"p99 {_ms(lat['p99_ms'])}, max {_ms(lat['max_ms'])}. "
         f"{_measuring_side(r.get('measuring_side'))} Peak RSS {_num(r['peak_rss_mb'], ' MB')}. "
         f"CPU per interaction in the bot's process {_num(r.get('cpu_ms_per_interaction'), ' ms', 2)}. "
+        f"{_others(r.get('others_cores'))}"
         f"REST calls per interaction under load {r['rest_calls_per_interaction']:.2f}; tracker "
         f"edits {r['tracker_edits_per_channel_s']:.2f}/s per channel (at most "
         f"{r['tracker_edits_max_in_1s']} in any 1 s).",
@@ -608,7 +622,7 @@ def _shards_section(s: dict[str, Any]) -> list[str]:
                 f"Cores kept busy over the run ({name}; the machine has {os.cpu_count()}): "
                 f"the bots {cores['bots']:.2f}, PostgreSQL {cores['postgres']:.2f}, the "
                 f"generator and loopback Discord {cores['generator_and_loopback']:.2f}, "
-                f"together {sum(cores.values()):.2f}.",
+                f"together {sum(cores.values()):.2f}. {_others(s[layout].get('others_cores'))}",
             ]
     one, two = s.get("one_process"), s.get("two_processes")
     if one and two and one["latency"]["p99_ms"] and two["latency"]["p99_ms"]:

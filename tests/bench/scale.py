@@ -19,7 +19,7 @@ from bot.sandbox.harness import BotProcess
 from bot.sandbox.server import LoopbackDiscord
 from bot.sandbox.world import Channel
 from tests import postgres
-from tests.bench.load import cpu_seconds, run_load
+from tests.bench.load import cpu_seconds, postgres_cpu_s, run_load
 from tests.bench.mix import Mix, Request, Scene, dispatch, gave_up, problem
 from tests.bench.world import STORED_AGO, build_encounter, combatant_names, seed_tracker
 
@@ -121,18 +121,7 @@ async def shards(mix: Mix, opts: Any, admin_url: str) -> dict[str, Any]:
 
 def _cpu_of_others() -> tuple[float, float, float]:
     """Return (now, this process's CPU s, every PostgreSQL server process's CPU s)."""
-    return time.monotonic(), cpu_seconds(os.getpid()) or 0.0, _postgres_cpu()
-
-
-def _postgres_cpu() -> float:
-    total = 0.0
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            if (proc / "comm").read_text().strip() == "postgres":
-                total += cpu_seconds(int(proc.name)) or 0.0
-    return total
+    return time.monotonic(), cpu_seconds(os.getpid()) or 0.0, postgres_cpu_s()
 
 
 def cores_used(

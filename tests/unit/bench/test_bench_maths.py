@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
+from tests.bench.load import LoadRun, machine_busy_s, others_cores
 from tests.bench.parts import highest_within, percentile
-from tests.bench.report import _late_answers
+from tests.bench.report import _late_answers, _others
 from tests.bench.scale import cores_used, damage_plan, each_stored_once, lost_and_unreported
 
 
@@ -76,3 +79,27 @@ def test_commands_given_up_on_are_reported_apart_from_late_ones() -> None:
         "on is in the store exactly once, none given up on is)"
     )
     assert _late_answers({"sent": 10, "unanswered": 0, "gave_up": 0}) == ""
+
+
+def test_other_work_is_the_machine_less_the_bench_bots_and_postgres() -> None:
+    """Other processes' cores were not the machine's busy time less the bench's, the bots'
+    and PostgreSQL's, over the wall clock; or a run without the bots' CPU time got a figure."""
+    run = LoadRun("tablehand", 200.0, 100, 30.0, 5.0)
+    run.cpu_s, run.cpu_interactions = 40.0, 7000
+    run.bench_cpu_s, run.postgres_s, run.machine_s, run.wall_s = 20.0, 5.0, 71.0, 40.0
+    assert others_cores(run) == 0.15  # 6 s of 71 over 40 s
+    run.machine_s = 60.0  # ticks are coarser than schedstat: never below zero
+    assert others_cores(run) == 0.0
+    assert others_cores(LoadRun("slash", 200.0, 100, 30.0, 5.0)) is None
+    assert _others(None) == ""
+    assert _others(0.15) == "Other processes kept 0.15 cores busy meanwhile. "
+    assert "a disturbed run" in _others(0.16)
+
+
+def test_the_machine_busy_time_counts_up() -> None:
+    """/proc/stat's busy time was not read (it only grows while the machine runs)."""
+    first = machine_busy_s()
+    deadline = time.monotonic() + 5.0
+    while machine_busy_s() == first and time.monotonic() < deadline:
+        sum(i * i for i in range(100_000))  # keep a CPU busy past a clock tick
+    assert machine_busy_s() > first > 0
