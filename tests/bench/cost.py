@@ -42,7 +42,11 @@ from tests.bench.mix import Catalogue, Kind, Mix, Scene, defense_click, dispatch
 from tests.bench.world import combatant_names, seed_tables, tablehand_schema
 
 BOTS = ("tablehand", "slash", "bare")
-BOT_MODULES = {"tablehand": ("-m", "bot", "run"), "slash": ("-m", "bot.sandbox.bare")}
+# Under callgrind the bot's dice are seeded and its hashes fixed: the same paths each run.
+BOT_MODULES = {
+    "tablehand": ("-m", "tests.bench.seeded_bot", "run"),
+    "slash": ("-m", "bot.sandbox.bare"),
+}
 VALGRIND = "valgrind"
 CALLGRIND_TOTALS = re.compile(r"^(?:totals|summary):\s+(\d+)", re.MULTILINE)
 
@@ -177,7 +181,7 @@ async def _start_under_callgrind(
     if shutil.which(VALGRIND) is None:
         raise SystemExit("--callgrind needs valgrind (apt-get install valgrind)")
     args = ("-m", "tests.bench.cost", "--exec-under-callgrind", str(opts.workdir.resolve()))
-    env = {"BARE_TREE": "tablehand"} if which == "slash" else {}
+    env = {"PYTHONHASHSEED": "0"} | ({"BARE_TREE": "tablehand"} if which == "slash" else {})
     if which == "bare":
         raise SystemExit("--callgrind measures tablehand and slash (the bare bot needs a schema)")
     return await BotProcess.start(
