@@ -203,27 +203,64 @@ class KeyedLocks:
     def __init__(self) -> None:
         self._locks: dict[object, tuple[asyncio.Lock, int]] = {}
 
-    @asynccontextmanager
-    async def hold(self, key: object, give_up_at: float | None = None) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (None, 0))
-        if lock is None:
-            lock = asyncio.Lock()
-        self._locks[key] = (lock, users + 1)
-        try:
-            await waited(lock.acquire(), give_up_at)
-            try:
-                yield
-            finally:
-                lock.release()
-        finally:
-            lock, users = self._locks[key]
-            if users <= 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
+    def hold(self, key: object, give_up_at: float | None = None) -> "Held":
+        """Return `async with`'s hold of the key's lock (see `waited` for `give_up_at`)."""
+        return Held(self._locks, key, give_up_at)
 
     def __len__(self) -> int:
         return len(self._locks)
+
+
+class Held:
+    """One hold of a `KeyedLocks` key's lock, for `async with`.
+
+    A class, not a generator: every command block takes one, and a generator's context
+    manager cost several times the work. A lock nobody holds or waits for is taken at
+    once, without the clock `waited` sets (a timer armed and cancelled for nothing).
+    """
+
+    __slots__ = ("_give_up_at", "_key", "_lock", "_locks")
+
+    def __init__(
+        self,
+        locks: dict[object, tuple[asyncio.Lock, int]],
+        key: object,
+        give_up_at: float | None,
+    ) -> None:
+        self._locks = locks
+        self._key = key
+        self._give_up_at = give_up_at
+        self._lock: asyncio.Lock | None = None
+
+    async def __aenter__(self) -> None:
+        lock, users = self._locks.get(self._key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[self._key] = (lock, users + 1)
+        try:
+            if users:
+                await waited(lock.acquire(), self._give_up_at)
+            else:
+                await lock.acquire()  # a new lock: nobody holds it or waits, taken at once
+        except BaseException:
+            self._leave()
+            raise
+        self._lock = lock
+
+    async def __aexit__(self, *exc: object) -> None:
+        lock = self._lock
+        assert lock is not None
+        self._lock = None
+        lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        """Count this hold out; the last one out drops the key's lock."""
+        lock, users = self._locks[self._key]
+        if users <= 1:
+            del self._locks[self._key]
+        else:
+            self._locks[self._key] = (lock, users - 1)
 
 
 def sheet_fields(character: Character) -> dict[str, Any]:

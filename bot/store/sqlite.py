@@ -205,7 +205,10 @@ class SQLiteStore(Store):
     async def _channel_transaction(
         self, channel_id: int, give_up_at: float | None = None
     ) -> AsyncIterator[object]:
-        await waited(self._open_blocks.acquire(), give_up_at)
+        if self._open_blocks.locked():
+            await waited(self._open_blocks.acquire(), give_up_at)
+        else:
+            await self._open_blocks.acquire()  # room now: taken at once, no clock to arm
         try:
             yield None  # the in-process channel lock is the whole lock: one process per file
         finally:
