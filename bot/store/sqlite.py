@@ -18,11 +18,12 @@ import asyncio
 import json
 import logging
 import os
+import queue
 import sqlite3
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -82,7 +83,7 @@ class SQLiteStore(Store):
         self.path = str(path)
         self.lock_file = lock_file  # False only for tests of what the lock prevents
         self._conn: sqlite3.Connection | None = None
-        self._thread: ThreadPoolExecutor | None = None
+        self._thread: DatabaseThread | None = None
         self._lock_fd: int | None = None
         self._db = asyncio.Lock()
         # The committed encounter text and version of recently used channels. This process
@@ -110,7 +111,7 @@ class SQLiteStore(Store):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             if self.lock_file:
                 self._lock_database()
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablehand-sqlite")
+        self._thread = DatabaseThread()
         try:
             self._conn = await self._call(_connect, self.path)
             await self._migrate()
@@ -141,7 +142,7 @@ class SQLiteStore(Store):
             conn, self._conn = self._conn, None
             await self._call(conn.close)
         if self._thread is not None:
-            self._thread.shutdown(wait=True)
+            self._thread.stop()
             self._thread = None
         if self._lock_fd is not None:
             os.close(self._lock_fd)  # closing the descriptor releases the flock
@@ -151,7 +152,7 @@ class SQLiteStore(Store):
         """Run a function on the database thread; one round trip from the event loop."""
         if self._thread is None:
             raise RuntimeError("the store is not open")
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+        return await self._thread.call(fn, *args)
 
     async def schema_version(self) -> int:
         """Return the version recorded in the database (0 for a new file)."""
@@ -490,6 +491,71 @@ class SQLiteStore(Store):
                 )
             ]
         )
+
+
+class DatabaseThread:
+    """The one thread that owns the connection: it runs the calls handed to it, in order.
+
+    A call is one future and one queue entry: `run_in_executor` cost about three times
+    the work per call (a pool's bookkeeping, and two futures chained across threads), and
+    every command block makes at least one. As with the pool, a call cancelled before the
+    thread reaches it is not run; one already running finishes, its result unheard.
+    """
+
+    def __init__(self) -> None:
+        self._calls: queue.SimpleQueue[Call | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="tablehand-sqlite", daemon=True)
+        self._thread.start()
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` on the thread; return its result or raise what it raised."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._calls.put((fn, args, loop, future))
+        return await future
+
+    def stop(self) -> None:
+        """Run the calls already handed over, then end the thread (waits for it)."""
+        self._calls.put(None)
+        self._thread.join()
+
+    def _serve(self) -> None:
+        while (call := self._calls.get()) is not None:
+            fn, args, loop, future = call
+            if future.cancelled():
+                continue  # given up before it ran: not run, as a pool's cancelled call
+            try:
+                result = fn(*args)
+            except BaseException as error:
+                _settle_soon(loop, future, None, error)
+            else:
+                _settle_soon(loop, future, result, None)
+
+
+Call = tuple[Callable[..., Any], tuple, asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
+
+
+def _settle_soon(
+    loop: asyncio.AbstractEventLoop,
+    future: asyncio.Future[Any],
+    result: object,
+    error: BaseException | None,
+) -> None:
+    """Hand a call's outcome to its event loop (from the database thread)."""
+    try:
+        loop.call_soon_threadsafe(_settle, future, result, error)
+    except RuntimeError:
+        pass  # the loop is closed: nobody is waiting any more
+
+
+def _settle(future: asyncio.Future[Any], result: object, error: BaseException | None) -> None:
+    """Give a call's future its outcome, unless its caller gave up on it (on the loop)."""
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def _of_guilds(rows: list[tuple], guild_ids: GuildFilter) -> list[int]:

@@ -1,13 +1,15 @@
-"""The store's keyed locks: what each block waits for, and how."""
+"""The store's keyed locks and its database thread: what each block waits for, and how."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
 from bot.errors import TableBusy
 from bot.store.base import KeyedLocks
+from bot.store.sqlite import DatabaseThread
 
 
 async def test_a_free_lock_is_taken_at_once_even_past_its_give_up_time() -> None:
@@ -61,3 +63,64 @@ async def test_a_holder_whose_block_raises_releases_the_lock() -> None:
     async with asyncio.timeout(1), locks.hold("channel"):
         pass
     assert len(locks) == 0
+
+
+async def test_the_database_thread_runs_calls_in_order_off_the_loop() -> None:
+    """A call ran on the event loop's thread, out of order, or lost its result or error."""
+    thread = DatabaseThread()
+    try:
+        ran: list[tuple[int, str]] = []
+
+        def call(n: int) -> int:
+            ran.append((n, threading.current_thread().name))
+            return n * 2
+
+        results = await asyncio.gather(*(thread.call(call, n) for n in range(10)))
+        assert results == [n * 2 for n in range(10)]
+        assert [n for n, _ in ran] == list(range(10))
+        assert {name for _, name in ran} == {"tablehand-sqlite"}
+
+        def fails() -> None:
+            raise KeyError("no such row")
+
+        with pytest.raises(KeyError, match="no such row"):
+            await thread.call(fails)
+    finally:
+        thread.stop()
+
+
+async def test_a_call_given_up_before_it_ran_is_not_run() -> None:
+    """A call whose caller was cancelled while it waited its turn still ran."""
+    thread = DatabaseThread()
+    try:
+        started, go_on = threading.Event(), threading.Event()
+        ran: list[str] = []
+
+        def slow() -> None:
+            started.set()
+            go_on.wait(5)
+            ran.append("slow")
+
+        first = asyncio.create_task(thread.call(slow))
+        second = asyncio.create_task(thread.call(ran.append, "second"))
+        await asyncio.to_thread(started.wait, 5)
+        second.cancel()
+        await asyncio.sleep(0)
+        go_on.set()
+        await first
+        assert await thread.call(ran.append, "third") is None
+        assert ran == ["slow", "third"]
+        assert second.cancelled()
+    finally:
+        thread.stop()
+
+
+async def test_stopping_the_database_thread_runs_what_it_was_given_first() -> None:
+    """Stopping the thread dropped a call handed over before the stop."""
+    thread = DatabaseThread()
+    ran: list[int] = []
+    pending = asyncio.ensure_future(thread.call(ran.append, 1))
+    await asyncio.sleep(0)
+    thread.stop()
+    assert ran == [1]
+    assert await pending is None
