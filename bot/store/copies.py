@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import copy
 import types
+from collections.abc import Callable
 from itertools import repeat
-from operator import itemgetter
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
@@ -38,33 +38,7 @@ def copy_state(model: M, origins: Origins | None = None) -> M:
 
     `origins`, if given, learns where each model of the copy came from (see `unchanged`).
     """
-    cls = type(model)
-    plan = _PLANS.get(cls)
-    if plan is None:
-        plan = _PLANS[cls] = _plan(cls)
-    values = model.__dict__.copy()
-    for name, kind in plan:
-        value = values[name]
-        if value is None:
-            continue
-        if kind is _FLAT:
-            values[name] = value.copy()
-        elif kind is _MODELS:
-            values[name] = [copy_state(item, origins) for item in value] if value else []
-        elif kind is _MODEL:
-            values[name] = copy_state(value, origins)
-        else:
-            values[name] = _copy_value(value)
-    new = cls.__new__(cls)
-    _set_dict(new, values)
-    # A parse leaves no field marked as set (`Model.model_post_init` forgets them).
-    _set_fields_set(new, set())
-    extra, private = model.__pydantic_extra__, model.__pydantic_private__
-    _set_extra(new, None if extra is None else _copy_value(extra))
-    _set_private(new, None if private is None else _copy_value(private))
-    if origins is not None:
-        origins[id(new)] = (new, model)
-    return new
+    return _COPIERS[type(model)](model, origins)
 
 
 def unchanged(model: BaseModel, origins: Origins) -> bool:
@@ -77,50 +51,134 @@ def unchanged(model: BaseModel, origins: Origins) -> bool:
     the copy of the source's model at its place.
     """
     entry = origins.get(id(model))
-    if entry is None or entry[0] is not model or model.__pydantic_fields_set__:
-        return False
-    checks = _CHECKS.get(type(model))
-    if checks is None:
-        checks = _CHECKS[type(model)] = _Checks(_PLANS[type(model)])
-    if checks.deep:
-        return False  # what `Any` holds is not compared: taken as changed
-    values, before = model.__dict__, entry[1].__dict__
-    if checks.flat is not None and checks.flat(values) != checks.flat(before):
-        return False
-    for name in checks.models:
-        value = values[name]  # None stays None unless assigned
-        if value is not None and not _copied(value, before[name], origins):
-            return False
-    for name in checks.lists:
-        value, old = values[name], before[name]
-        if (value or old) and (
-            len(value) != len(old) or not all(map(_copied, value, old, repeat(origins)))
-        ):
-            return False
-    return True
-
-
-class _Checks:
-    """What `unchanged` compares of a model class: its changeable fields, by kind."""
-
-    __slots__ = ("deep", "flat", "lists", "models")
-
-    def __init__(self, plan: tuple[tuple[str, str], ...]) -> None:
-        flat = [name for name, kind in plan if kind is _FLAT]
-        # One itemgetter: the flat fields of the copy and of its source compared at once.
-        self.flat = itemgetter(*flat) if flat else None
-        self.models = tuple(name for name, kind in plan if kind is _MODEL)
-        self.lists = tuple(name for name, kind in plan if kind is _MODELS)
-        self.deep = any(kind is _DEEP for _, kind in plan)
-
-
-_CHECKS: dict[type[BaseModel], _Checks] = {}
+    return entry is not None and entry[0] is model and _SAME[type(model)](model, entry[1], origins)
 
 
 def _copied(model: BaseModel, source: BaseModel, origins: Origins) -> bool:
     """Return whether a model is an unchanged copy of this source."""
     entry = origins.get(id(model))
-    return entry is not None and entry[1] is source and unchanged(model, origins)
+    return (
+        entry is not None
+        and entry[0] is model
+        and entry[1] is source
+        and _SAME[type(model)](model, source, origins)
+    )
+
+
+class _PerClass(dict[type[BaseModel], Callable[..., Any]]):
+    """A function per model class, written for that class's fields when first asked for."""
+
+    def __init__(self, write: Callable[[type[BaseModel]], Callable[..., Any]]) -> None:
+        super().__init__()
+        self._write = write
+
+    def __missing__(self, cls: type[BaseModel]) -> Callable[..., Any]:
+        made = self[cls] = self._write(cls)
+        return made
+
+
+def _plan_of(cls: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(cls)
+    return plan
+
+
+def _compiled(source: str, name: str, scope: dict[str, Any]) -> Callable[..., Any]:
+    """Return the function `name` that `source` defines, its globals `scope`."""
+    exec(compile(source, f"<bot.store.copies {name}>", "exec"), scope)
+    return scope[name]
+
+
+# Copying and comparing walk every model of an encounter (about 30 for 10 combatants) on
+# every command block; a loop over each class's plan cost more than the work itself. So
+# each class gets its own function, its fields spelled out, as dataclasses and pydantic
+# write theirs: `_copier_source` and `_sameness_source` show what they do.
+def _copier_source(plan: tuple[tuple[str, str], ...]) -> str:
+    """Return the source of `copy(model, origins)` for a model class of this plan."""
+    lines = ["def copy(model, origins):", "    values = model.__dict__.copy()"]
+    for name, kind in plan:
+        if kind is _FLAT:
+            made = "value.copy()"
+        elif kind is _MODELS:
+            made = "[copiers[type(item)](item, origins) for item in value] if value else []"
+        elif kind is _MODEL:
+            made = "copiers[type(value)](value, origins)"
+        else:
+            made = "copy_value(value)"
+        lines += [
+            f"    value = values[{name!r}]",
+            "    if value is not None:",
+            f"        values[{name!r}] = {made}",
+        ]
+    lines += [
+        "    new = new_model(cls)",
+        "    set_dict(new, values)",
+        # A parse leaves no field marked as set (`Model.model_post_init` forgets them).
+        "    set_fields_set(new, set())",
+        "    extra = model.__pydantic_extra__",
+        "    set_extra(new, None if extra is None else copy_value(extra))",
+        "    private = model.__pydantic_private__",
+        "    set_private(new, None if private is None else copy_value(private))",
+        "    if origins is not None:",
+        "        origins[id(new)] = (new, model)",
+        "    return new",
+    ]
+    return "\n".join(lines)
+
+
+def _write_copier(cls: type[BaseModel]) -> Callable[..., Any]:
+    scope = {
+        "cls": cls,
+        "new_model": cls.__new__,
+        "copiers": _COPIERS,
+        "copy_value": _copy_value,
+        "set_dict": _set_dict,
+        "set_fields_set": _set_fields_set,
+        "set_extra": _set_extra,
+        "set_private": _set_private,
+    }
+    return _compiled(_copier_source(_plan_of(cls)), "copy", scope)
+
+
+def _sameness_source(plan: tuple[tuple[str, str], ...]) -> str:
+    """Return the source of `same(model, source, origins)`: is the copy still its source?"""
+    lines = [
+        "def same(model, source, origins):",
+        "    if model.__pydantic_fields_set__:",
+        "        return False",
+    ]
+    if any(kind is _DEEP for _, kind in plan):
+        return "\n".join([*lines, "    return False"])  # `Any` is not compared: changed
+    lines.append("    values, before = model.__dict__, source.__dict__")
+    flat = [name for name, kind in plan if kind is _FLAT]
+    if flat:
+        differs = " or ".join(f"values[{name!r}] != before[{name!r}]" for name in flat)
+        lines += [f"    if {differs}:", "        return False"]
+    for name, kind in plan:
+        if kind is _MODEL:  # None stays None unless assigned
+            lines += [
+                f"    value = values[{name!r}]",
+                f"    if value is not None and not copied(value, before[{name!r}], origins):",
+                "        return False",
+            ]
+        elif kind is _MODELS:
+            lines += [
+                f"    value, old = values[{name!r}], before[{name!r}]",
+                "    if (value or old) and (len(value) != len(old) or not all(map(copied,"
+                " value, old, repeat(origins)))):",
+                "        return False",
+            ]
+    return "\n".join([*lines, "    return True"])
+
+
+def _write_sameness(cls: type[BaseModel]) -> Callable[..., Any]:
+    scope = {"copied": _copied, "repeat": repeat}
+    return _compiled(_sameness_source(_plan_of(cls)), "same", scope)
+
+
+_COPIERS = _PerClass(_write_copier)
+_SAME = _PerClass(_write_sameness)
 
 
 # BaseModel's slots, set as pydantic's own copies set them (its __setattr__ validates).
