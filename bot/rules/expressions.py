@@ -359,10 +359,24 @@ def _read(expression: str, core: int | None) -> tuple[str, str, diceast.Node]:
     return typed, resolved, tree
 
 
+# Texts that passed every check, as `_parse` gave them back: the same few are checked again
+# and again (a weapon's or a power's damage on every attack, `/grit damage 1d6`), and
+# reading one and walking its limits cost about 40k instructions, a look-up next to none.
+# Reading is a pure function of the text and the core; d20 shares its trees the same way.
+_CHECKED: dict[tuple[str, int | None], tuple[str, str, diceast.Node]] = {}
+CHECKED_KEPT = 512
+
+
 def _parse(expression: str, core: int | None) -> tuple[str, str, diceast.Node]:
-    typed, resolved, tree = _read(expression, core)
-    _check_limits(tree)
-    return typed, resolved, tree
+    key = (expression, core)
+    checked = _CHECKED.get(key)
+    if checked is None:
+        typed, resolved, tree = _read(expression, core)
+        _check_limits(tree)
+        if len(_CHECKED) >= CHECKED_KEPT:
+            _CHECKED.clear()  # hundreds of different texts: start again
+        checked = _CHECKED[key] = (typed, resolved, tree)
+    return checked
 
 
 def worst_checks(expression: str, *, core: int | None = 20) -> int:

@@ -299,3 +299,33 @@ def test_the_count_while_rolling_stops_a_roll_the_bound_before_rolling_missed(
     with pytest.raises(DiceError, match="need to check more than 10,000 dice") as caught:
         roll_expression("1000d1000" + "k>0" * 11, random.Random(0))
     assert "\n" not in caught.value.message
+
+
+def _outcome(expression: str, core: int | None, seed: int) -> tuple[object, ...]:
+    """Return what checking and rolling an expression gives: results, or the refusal."""
+    try:
+        resolved = check_expression(expression, core=core)
+        roll = roll_expression(expression, random.Random(seed), core=core)
+    except DiceError as error:
+        return ("refused", error.message)
+    return (resolved, roll.expression, roll.total, roll.breakdown, roll.faces, roll.checks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet=_DICE_ALPHABET, max_size=60),
+        st.sampled_from(["1d8+1", "core+2", "2d6", "1000d1000k>0", " 1d20 ", "4d6rrh1"]),
+    ),
+    st.sampled_from([None, 12, 20]),
+    st.integers(0, 2**32),
+)
+def test_a_text_checked_before_is_read_as_when_it_was_new(
+    expression: str, core: int | None, seed: int
+) -> None:
+    """A text read again from the checked texts rolled or was refused otherwise than fresh."""
+    expressions._CHECKED.clear()
+    fresh = _outcome(expression, core, seed)
+    assert _outcome(expression, core, seed) == fresh  # now from the checked texts
+    if fresh[0] != "refused":
+        assert (expression, core) in expressions._CHECKED
