@@ -622,7 +622,8 @@ def _shards_section(s: dict[str, Any]) -> list[str]:
                 f"Cores kept busy over the run ({name}; the machine has {os.cpu_count()}): "
                 f"the bots {cores['bots']:.2f}, PostgreSQL {cores['postgres']:.2f}, the "
                 f"generator and loopback Discord {cores['generator_and_loopback']:.2f}, "
-                f"together {sum(cores.values()):.2f}. {_others(s[layout].get('others_cores'))}",
+                f"together {sum(cores.values()):.2f}. "
+                f"{_others(s[layout].get('others_cores'))}".rstrip(),
             ]
     one, two = s.get("one_process"), s.get("two_processes")
     if one and two and one["latency"]["p99_ms"] and two["latency"]["p99_ms"]:
