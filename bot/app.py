@@ -271,6 +271,8 @@ class Tablehand(commands.Bot):
             log.exception("warming up %s failed", ", ".join(WARM_UP))
         else:
             log.info("warmed up %s", ", ".join(WARM_UP))
+        finally:
+            self.store.warmed_up()  # no worker thread competes for the interpreter now
 
     async def close(self) -> None:
         try:

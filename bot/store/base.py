@@ -531,6 +531,9 @@ class Store(ABC):
     async def close(self) -> None:  # noqa: B027
         """Release the backend's resources."""
 
+    def warmed_up(self) -> None:  # noqa: B027 - optional
+        """Hear that the bot's start-up work in worker threads is over (see SQLiteStore)."""
+
     async def __aenter__(self) -> Self:
         await self.open()
         return self

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from tests.unit.test_purity import ROOT
 
 BUILD = textwrap.dedent(
@@ -52,3 +54,29 @@ async def test_the_bots_warm_up_compiles_the_command_links_too() -> None:
     bot = app.Tablehand(Settings(), store=MemoryStore())
     await bot._warm()
     assert bot.help._named is not None and bot.help.patterns() is bot.help._named
+
+
+@pytest.mark.parametrize("fails", [False, True])
+async def test_the_store_hears_when_the_warm_up_thread_is_done(
+    fails: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store never heard the warm-up end: SQLite's writes stayed off the loop for good."""
+    import bot.app as app
+    from bot.config import Settings
+    from bot.store import MemoryStore
+
+    heard: list[str] = []
+
+    class Listening(MemoryStore):
+        def warmed_up(self) -> None:
+            heard.append("warmed up")
+
+    if fails:
+
+        def broken(modules: tuple[str, ...]) -> None:
+            raise ImportError("no such module")
+
+        monkeypatch.setattr(app, "warm_up", broken)
+    bot = app.Tablehand(Settings(), store=Listening())
+    await bot._warm()
+    assert heard == ["warmed up"]

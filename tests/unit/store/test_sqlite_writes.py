@@ -16,9 +16,14 @@ from bot.store.sqlite import AT_ONCE_BYTES, DatabaseThread, SQLiteStore
 LOOP_THREAD = threading.main_thread().name
 
 
-def _recording_threads(store: SQLiteStore) -> list[str]:
-    """Register `here()` on the store's connection: each call notes the thread it ran on."""
+def _recording_threads(store: SQLiteStore, *, warmed_up: bool = True) -> list[str]:
+    """Register `here()` on the store's connection: each call notes the thread it ran on.
+
+    The bot says when its warm-up thread is done (`warmed_up`); here, unless told not to.
+    """
     threads: list[str] = []
+    if warmed_up:
+        store.warmed_up()
 
     def here() -> int:
         threads.append(threading.current_thread().name)
@@ -66,6 +71,16 @@ async def test_a_small_write_runs_on_the_loop_when_the_thread_is_idle(tmp_path: 
         assert threads == [LOOP_THREAD]
         rows = await store._fetchall("SELECT guild_id, length(data) FROM guild_settings")
         assert rows == [(1, 15_000)]
+
+
+async def test_writes_run_on_the_thread_until_the_warm_up_is_over(tmp_path: Path) -> None:
+    """A write ran on the loop while the warm-up thread competed for the interpreter lock."""
+    async with SQLiteStore(tmp_path / "t.db") as store:
+        threads = _recording_threads(store, warmed_up=False)
+        await store._write([_note()])
+        store.warmed_up()
+        await store._write([_note()])
+        assert threads == ["tablehand-sqlite", LOOP_THREAD]
 
 
 async def test_a_write_above_the_limit_runs_on_the_thread(tmp_path: Path) -> None:
