@@ -10,6 +10,7 @@ import pytest
 from bot.errors import TableBusy
 from bot.store.base import KeyedLocks
 from bot.store.sqlite import DatabaseThread
+from tests.unit.store.holding import HoldingCall
 
 
 async def test_a_free_lock_is_taken_at_once_even_past_its_give_up_time() -> None:
@@ -93,20 +94,14 @@ async def test_a_call_given_up_before_it_ran_is_not_run() -> None:
     """A call whose caller was cancelled while it waited its turn still ran."""
     thread = DatabaseThread()
     try:
-        started, go_on = threading.Event(), threading.Event()
         ran: list[str] = []
-
-        def slow() -> None:
-            started.set()
-            go_on.wait(5)
-            ran.append("slow")
-
+        slow = HoldingCall(ran)
         first = asyncio.create_task(thread.call(slow))
         second = asyncio.create_task(thread.call(ran.append, "second"))
-        await asyncio.to_thread(started.wait, 5)
+        await slow.started()
         second.cancel()
         await asyncio.sleep(0)
-        go_on.set()
+        slow.release()
         await first
         assert await thread.call(ran.append, "third") is None
         assert ran == ["slow", "third"]

@@ -12,6 +12,7 @@ import pytest
 
 import bot.store.sqlite as sqlite_store
 from bot.store.sqlite import AT_ONCE_BYTES, DatabaseThread, SQLiteStore
+from tests.unit.store.holding import HoldingCall
 
 LOOP_THREAD = threading.main_thread().name
 
@@ -42,20 +43,15 @@ async def test_the_thread_is_idle_only_when_every_call_handed_over_is_finished()
     thread = DatabaseThread()
     try:
         assert thread.idle
-        started, go_on = threading.Event(), threading.Event()
-
-        def slow() -> None:
-            started.set()
-            go_on.wait(5)
-
+        slow = HoldingCall()
         first = asyncio.create_task(thread.call(slow))
         second = asyncio.create_task(thread.call(len, "ab"))
-        await asyncio.to_thread(started.wait, 5)
+        await slow.started()
         assert not thread.idle
         second.cancel()
         await asyncio.sleep(0)
         assert not thread.idle  # the cancelled call is still in the queue
-        go_on.set()
+        slow.release()
         await first
         assert await thread.call(len, "abc") == 3
         assert thread.idle
@@ -97,20 +93,14 @@ async def test_a_write_while_the_thread_is_busy_waits_its_turn_there(tmp_path: P
     async with SQLiteStore(tmp_path / "t.db") as store:
         threads = _recording_threads(store)
         assert store._thread is not None
-        started, go_on = threading.Event(), threading.Event()
         order: list[str] = []
-
-        def slow() -> None:
-            started.set()
-            go_on.wait(5)
-            order.append("slow")
-
+        slow = HoldingCall(order)
         busy = asyncio.create_task(store._thread.call(slow))
-        await asyncio.to_thread(started.wait, 5)
+        await slow.started()
         write = asyncio.create_task(store._write([_note()]))
         await asyncio.sleep(0.05)
         assert not write.done()
-        go_on.set()
+        slow.release()
         await busy
         await write
         order.append("write")
