@@ -50,7 +50,7 @@ from bot.render.known_powers import power_line, powers_embed
 from bot.render.loadout import loadout_reply, stowed_text
 from bot.render.text import name_text
 from bot.replies import report_error
-from bot.rules.grit import GritChange, change_grit, starting_grit
+from bot.rules.grit import GritChange, change_grit, require_grit_within, starting_grit
 from bot.rules.loadout import check_weapon, stow, unstow
 from bot.rules.models import (
     Armor,
@@ -262,12 +262,7 @@ class Characters(
     async def create_sheet(self, interaction: discord.Interaction, fields: dict[str, Any]) -> None:
         """Create the caller's character from checked fields; the first one becomes active."""
         guild_id, owner_id = self._owner(interaction)
-        if fields["grit"] > fields["max_grit"]:
-            raise BadInput(
-                "Grit {grit} is above max_grit {max_grit}.",
-                grit=fields["grit"],
-                max_grit=fields["max_grit"],
-            )
+        require_grit_within(fields["grit"], fields["max_grit"])
         existing = await own_named(self.store, guild_id, owner_id, fields["name"])
         if existing is not None:
             raise BadInput("You already have a character named {name}.", name=existing.name)
@@ -385,10 +380,8 @@ class Characters(
         character = sheet.character
         if any(field in GRIT_FIELDS for field in changed):
             sheet.require_own_grit()
-            grit = changed.get("grit", character.grit)
-            top = changed.get("max_grit", character.max_grit)
-            if "grit" in changed and grit > top:
-                raise BadInput("Grit {grit} is above max_grit {max_grit}.", grit=grit, max_grit=top)
+            if "grit" in changed:
+                require_grit_within(changed["grit"], changed.get("max_grit", character.max_grit))
         if "name" in changed:
             clash = await own_named(self.store, guild_id, owner_id, changed["name"])
             if clash is not None and clash.id != character.id:

@@ -19,7 +19,7 @@ from bot.render.tracker import actor_page, ended_embed, standings_lines, tracker
 from bot.render.turns import announce, first_turn_text, opening_text, summary_embeds
 from bot.rules import encounter as flow
 from bot.rules.combatant_edit import edit_combatant
-from bot.rules.grit import starting_grit
+from bot.rules.grit import require_grit_within, starting_grit
 from bot.rules.loadout import fight_fields, take_into_fight
 from bot.rules.models import (
     MAX_TAGS,
@@ -94,12 +94,7 @@ def _joining(
             inline.get("grit"), inline.get("max_grit")
         )
         combatant = Combatant(id=0, name=name, **inline)
-    if combatant.grit > combatant.max_grit:
-        raise BadInput(
-            "Grit {grit} is above max_grit {max_grit}.",
-            grit=combatant.grit,
-            max_grit=combatant.max_grit,
-        )
+    require_grit_within(combatant.grit, combatant.max_grit)
     combatant.controller_id = user_id
     combatant.is_npc = False
     combatant.side = "party"
@@ -137,12 +132,7 @@ def _added(template: NpcTemplate | None, name: str, typed: dict[str, Any]) -> Co
         # A new NPC as a new sheet: one of Grit and max alone is both [bot].
         fields["grit"], fields["max_grit"] = starting_grit(given.get("grit"), given.get("max_grit"))
     combatant = Combatant(id=0, name=name, **fields)
-    if combatant.grit > combatant.max_grit:
-        raise BadInput(
-            "Grit {grit} is above max_grit {max_grit}.",
-            grit=combatant.grit,
-            max_grit=combatant.max_grit,
-        )
+    require_grit_within(combatant.grit, combatant.max_grit)
     return take_into_fight(combatant)
 
 

@@ -34,6 +34,7 @@ from bot.render.known_powers import power_line, powers_embed
 from bot.render.loadout import loadout_reply, stowed_text
 from bot.render.npcs import npc_list, npc_sheet
 from bot.render.text import name_text
+from bot.rules.grit import require_grit_within
 from bot.rules.loadout import check_weapon, stow, unstow
 from bot.rules.models import (
     DEFAULT_MAX_GRIT,
@@ -174,10 +175,8 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
         default_defense: DefaultDefense = "auto",
     ) -> None:
         guild_id = await self._gm(interaction)
-        if grit is not None and grit > max_grit:
-            raise BadInput(
-                "Grit {grit} is above max_grit {max_grit}.", grit=grit, max_grit=max_grit
-            )
+        if grit is not None:
+            require_grit_within(grit, max_grit)
         if len(await self.bot.store.list_npcs(guild_id)) >= MAX_TEMPLATES:
             raise RuleViolation(
                 "This server has {most} NPC templates; delete one first.", most=MAX_TEMPLATES
@@ -254,12 +253,9 @@ class Npcs(commands.GroupCog, group_name="npc", group_description="NPC templates
             raise BadInput("Give at least one thing to change (rename, a stat, tags …).")
         async with self.bot.store.npc(await self._gm(interaction), name) as npc:
             template = npc.template
-            grit_now = changes.get("grit", template.grit)
-            top = changes.get("max_grit", template.max_grit)
-            if grit_now > top:
-                raise BadInput(
-                    "Grit {grit} is above max_grit {max_grit}.", grit=grit_now, max_grit=top
-                )
+            require_grit_within(
+                changes.get("grit", template.grit), changes.get("max_grit", template.max_grit)
+            )
             for field, value in changes.items():
                 setattr(template, field, value)
         listed = ", ".join(

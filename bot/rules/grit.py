@@ -70,9 +70,14 @@ def starting_grit(grit: int | None, max_grit: int | None) -> tuple[int, int]:
         max_grit = grit if grit else DEFAULT_MAX_GRIT  # 0 Grit alone: Broken, of the default
     if grit is None:
         grit = max_grit
+    require_grit_within(grit, max_grit)
+    return grit, max_grit
+
+
+def require_grit_within(grit: int, max_grit: int) -> None:
+    """Refuse Grit above its maximum, wherever Grit and maximum are set [GAME.md §1, bot]."""
     if grit > max_grit:
         raise BadInput("Grit {grit} is above max_grit {max_grit}.", grit=grit, max_grit=max_grit)
-    return grit, max_grit
 
 
 def grit_level(grit: int) -> GritLevel:

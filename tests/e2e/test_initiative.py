@@ -13,6 +13,7 @@ from bot.sandbox.harness import running_bot
 from bot.sandbox.server import LoopbackDiscord
 from tests.e2e.conftest import tablehand_bot
 from tests.e2e.helpers import acting, order_in, script, settle, tracker, unmentioned
+from tests.e2e.invariants import assert_error_reply
 from tests.scripted import d20
 
 pytestmark = pytest.mark.e2e
@@ -419,3 +420,25 @@ async def test_a_player_ending_a_turn_before_a_hidden_npc_is_still_answered(fast
     assert not ended.ephemeral and unmentioned(ended.content).startswith("⏳ Over to the GM: ")
     for message in table.channel().visible_to("alice"):
         assert "Assassin" not in table.render(message)
+
+
+async def test_grit_above_the_maximum_is_refused_in_a_fight(fast) -> None:
+    """A template's or a sheet's maximum let typed Grit above it into a fight [GAME.md §1, bot].
+
+    Grit is at most its maximum: `/init add` of a template with max_grit 12 and `grit:20`,
+    and `/init join` of a sheet with max_grit 30 and `grit:40`, are refused and add no one.
+    """
+    table = fast
+    gm, alice = table.user("gm"), table.user("alice")
+    await gm.run("/init start")  # makes the GM one here, who may then make templates
+    await gm.run("/npc create name:Goblin grit:12 max_grit:12")
+    await alice.run("/character create name:Mira grit:25 max_grit:30")
+    before = await tracker(table)
+
+    added = await gm.run("/init add name:Goblin grit:20")
+    assert_error_reply(added)
+    assert unmentioned(added.content) == "Grit 20 is above max_grit 12."
+    joined = await alice.run("/init join character:Mira grit:40")
+    assert_error_reply(joined)
+    assert unmentioned(joined.content) == "Grit 40 is above max_grit 30."
+    assert await tracker(table) == before  # no one added
